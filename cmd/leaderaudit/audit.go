@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/source"
+	"github.com/leaderaudit/leaderaudit/timeline"
+)
+
+// AuditCmd is "leaderaudit audit".
+type AuditCmd struct {
+	Paths         []string      `arg:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin." default:"-"`
+	Format        string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
+	TZ            string        `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin. Default: this machine's local zone."`
+	Since         string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
+	Until         string        `help:"Only events before this time (same forms as --since)."`
+	Topic         string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
+	Partition     int32         `default:"-1" help:"Only this partition number."`
+	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
+	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
+	Quiet         time.Duration `default:"30s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
+}
+
+// Run executes the audit.
+func (a *AuditCmd) Run() error {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got os.Signal
+	go func() {
+		s, ok := <-sigs
+		if ok {
+			got = s
+			stop()
+		}
+	}()
+	code := a.run(ctx, os.Stdin, os.Stdout, os.Stderr)
+	signal.Stop(sigs)
+	close(sigs)
+	if got != nil && code == exitOK {
+		if got == syscall.SIGTERM {
+			code = exitTerminated
+		} else {
+			code = exitInterrupted
+		}
+	}
+	if code != exitOK {
+		return exitCode(code)
+	}
+	return nil
+}
+
+// parseWhen reads --since/--until.
+func parseWhen(s string, loc *time.Location, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return now.Add(-d), nil
+	}
+	if strings.HasSuffix(s, "d") {
+		if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil {
+			return now.Add(-time.Duration(n) * 24 * time.Hour), nil
+		}
+	}
+	for _, f := range []string{time.RFC3339Nano, time.RFC3339} {
+		if t, err := time.Parse(f, s); err == nil {
+			return t, nil
+		}
+	}
+	for _, f := range []string{"2006-01-02 15:04:05.000", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(f, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("cannot read time %q: use RFC 3339, 'YYYY-MM-DD HH:MM:SS', or a duration like 2h", s)
+}
+
+// loadZone resolves --tz.
+func loadZone(tz string) (*time.Location, string, error) {
+	if tz == "" {
+		return time.Local, "log timestamps without a zone read in this machine's local zone; set --tz to change", nil
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return nil, "", fmt.Errorf("--tz %q: %v", tz, err)
+	}
+	return loc, "log timestamps without a zone read as --tz " + tz, nil
+}
+
+// filter decides which events the audit keeps.
+type filter struct {
+	since, until time.Time
+	topic        string
+	partition    int32
+}
+
+func (f *filter) keep(ev *parser.Event) bool {
+	if !f.since.IsZero() && ev.Time.Before(f.since) {
+		return false
+	}
+	if !f.until.IsZero() && !ev.Time.Before(f.until) {
+		return false
+	}
+	if ev.Topic == "" {
+		return true
+	}
+	if f.topic != "" {
+		if ok, _ := path.Match(f.topic, ev.Topic); !ok {
+			return false
+		}
+	}
+	if f.partition >= 0 && ev.Partition != f.partition {
+		return false
+	}
+	return true
+}
+
+func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	loc, zoneNote, err := loadZone(a.TZ)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
+	now := time.Now()
+	f := filter{topic: a.Topic, partition: a.Partition}
+	if f.since, err = parseWhen(a.Since, loc, now); err != nil {
+		fmt.Fprintln(stderr, "leaderaudit: --since:", err)
+		return exitError
+	}
+	if f.until, err = parseWhen(a.Until, loc, now); err != nil {
+		fmt.Fprintln(stderr, "leaderaudit: --until:", err)
+		return exitError
+	}
+	if a.Topic != "" {
+		if _, err := path.Match(a.Topic, ""); err != nil {
+			fmt.Fprintf(stderr, "leaderaudit: --topic %q: bad glob\n", a.Topic)
+			return exitError
+		}
+	}
+
+	ins, skipped := source.Discover(a.Paths, 0)
+	var skippedLines []string
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "leaderaudit: skipping %s: %s\n", report.Clean(s.Path), s.Reason)
+		skippedLines = append(skippedLines, s.Path+": "+s.Reason)
+	}
+	for _, in := range ins {
+		if in.Binary {
+			fmt.Fprintf(stderr, "leaderaudit: skipping %s: binary file (not a text log)\n", report.Clean(in.Path))
+			skippedLines = append(skippedLines, in.Path+": binary file (not a text log)")
+		}
+	}
+	rd := source.NewReader(ins, func(string) *time.Location { return loc })
+	rd.Stdin = stdin
+
+	col := report.NewCollector(report.Options{Loc: loc, ZoneNote: zoneNote})
+	var jw *report.JSONWriter
+	if a.Format == "json" {
+		jw = report.NewJSONWriter(stdout, loc)
+		col.JSON = jw
+	}
+	tl := timeline.New(timeline.Config{SkewTolerance: a.SkewTolerance, StaleWindow: a.StaleWindow, Quiet: a.Quiet}, col)
+	var n int64
+	rd.Run(ctx, func(src int, ev *parser.Event) {
+		if !f.keep(ev) {
+			return
+		}
+		tl.Add(src, ev)
+		n++
+		if n&1023 == 0 {
+			tl.Advance(ev.Time)
+		}
+	})
+	interrupted := ctx.Err() != nil
+	tl.Close()
+
+	var infos []report.SourceInfo
+	readAny := false
+	for _, s := range rd.Sources {
+		if s.Binary {
+			continue
+		}
+		if s.Err != nil {
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
+		}
+		if s.Read {
+			readAny = true
+		}
+		infos = append(infos, report.Describe(s, loc))
+	}
+	cfg := tl.Config()
+	if jw != nil {
+		for _, si := range infos {
+			jw.Any(si)
+		}
+		jw.Any(summary(col, tl, cfg, loc, zoneNote, interrupted, len(infos)))
+		if err := jw.Flush(); err != nil {
+			return writeFailed(err, stderr)
+		}
+	} else {
+		err := col.WriteText(stdout, infos, report.Meta{
+			SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow, Skipped: skippedLines,
+			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients,
+		})
+		if err != nil {
+			return writeFailed(err, stderr)
+		}
+	}
+	if !readAny {
+		fmt.Fprintln(stderr, "leaderaudit: nothing could be read")
+		return exitError
+	}
+	if interrupted {
+		fmt.Fprintln(stderr, "leaderaudit: interrupted; the report covers what was read")
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+func writeFailed(err error, stderr io.Writer) int {
+	if errors.Is(err, syscall.EPIPE) {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "leaderaudit: writing output:", err)
+	return exitError
+}
+
+// Summary is the closing JSON line.
+type Summary struct {
+	Type            string         `json:"type"`
+	Elections       int            `json:"elections"`
+	Transitions     int            `json:"transitions"`
+	LeaderChanged   int            `json:"leader_changed"`
+	LeaderKept      int            `json:"leader_kept"`
+	LeaderNone      int            `json:"leader_none"`
+	MetadataOnly    int            `json:"metadata_only"`
+	Unclean         int            `json:"unclean"`
+	P50Ms           int64          `json:"duration_p50_ms"`
+	P99Ms           int64          `json:"duration_p99_ms"`
+	MaxMs           int64          `json:"duration_max_ms"`
+	Bursts          int            `json:"bursts"`
+	ProducerErrors  int            `json:"producer_errors"`
+	Matched         map[string]int `json:"producer_errors_by_match"`
+	FinalFailures   int            `json:"final_failures"`
+	Sources         int            `json:"sources"`
+	TimeZone        string         `json:"time_zone"`
+	ZoneNote        string         `json:"zone_note"`
+	SkewToleranceMs int64          `json:"skew_tolerance_ms"`
+	StaleWindowMs   int64          `json:"stale_window_ms"`
+	OrphanLines     int64          `json:"orphan_lines"`
+	LateLines       int64          `json:"late_lines"`
+	Interrupted     bool           `json:"interrupted"`
+}
+
+func summary(c *report.Collector, tl *timeline.Timeline, cfg timeline.Config, loc *time.Location, note string, interrupted bool, nsrc int) Summary {
+	return Summary{
+		Type: "summary", Elections: c.Episodes, Transitions: c.Transitions, LeaderChanged: c.LeaderMoved,
+		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Unclean: c.Unclean,
+		P50Ms: report.Percentile(c.Durations, 50).Milliseconds(), P99Ms: report.Percentile(c.Durations, 99).Milliseconds(),
+		MaxMs: report.Percentile(c.Durations, 100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
+		Matched:       map[string]int{"during": c.ByMatch[timeline.MatchDuring], "after": c.ByMatch[timeline.MatchAfter], "none": c.ByMatch[timeline.MatchNone]},
+		FinalFailures: c.Finals, Sources: nsrc, TimeZone: loc.String(), ZoneNote: note,
+		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),
+		OrphanLines: tl.Stats.Orphans, LateLines: tl.Stats.Late, Interrupted: interrupted,
+	}
+}

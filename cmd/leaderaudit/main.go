@@ -1,0 +1,47 @@
+// Command leaderaudit reconstructs Kafka partition leader elections from
+// broker, controller and client logs and matches producer errors to them.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit codes (documented in the README).
+const (
+	exitOK          = 0
+	exitError       = 1 // nothing could be read, or a usage error
+	exitFindings    = 3 // --fail-on matched a finding
+	exitInterrupted = 130
+	exitTerminated  = 143
+)
+
+// CLI is the command line.
+type CLI struct {
+	Audit AuditCmd `cmd:"" help:"Audit a set of log files or directories (batch postmortem)."`
+}
+
+// exitCode lets a command choose the process exit status.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func main() {
+	var cli CLI
+	ctx := kong.Parse(&cli,
+		kong.Name("leaderaudit"),
+		kong.Description("Which Kafka partitions changed leader, when, why, how long each election took on each broker, and which producer errors it caused."),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	err := ctx.Run()
+	if ec, ok := err.(exitCode); ok {
+		os.Exit(int(ec))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "leaderaudit:", err)
+		os.Exit(exitError)
+	}
+}

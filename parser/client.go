@@ -1,0 +1,316 @@
+package parser
+
+import (
+	"bytes"
+	"strings"
+	"time"
+)
+
+// clientID finds the producer's client id: the "[Producer clientId=X]"
+// LogContext prefix (1.0+), else the network thread name
+// "kafka-producer-network-thread | X" (full in file layouts; Logback's
+// console layout keeps only its last 15 characters, which we do not trust).
+func clientID(msg, thread []byte) (string, []byte) {
+	if bytes.HasPrefix(msg, []byte("[Producer clientId=")) {
+		e := bytes.IndexByte(msg, ']')
+		if e > 0 {
+			id := msg[len("[Producer clientId="):e]
+			if c := bytes.IndexByte(id, ','); c >= 0 {
+				id = id[:c]
+			}
+			rest := msg[e+1:]
+			if len(rest) > 0 && rest[0] == ' ' {
+				rest = rest[1:]
+			}
+			return string(id), rest
+		}
+	}
+	if i := bytes.Index(thread, []byte("kafka-producer-network-thread | ")); i >= 0 {
+		return string(thread[i+len("kafka-producer-network-thread | "):]), msg
+	}
+	return "", msg
+}
+
+// errorName maps an exception class to the Errors enum name a producer
+// would print for it.
+func errorName(exc []byte) string {
+	switch {
+	case bytes.Contains(exc, []byte("NotLeaderOrFollowerException")):
+		return "NOT_LEADER_OR_FOLLOWER"
+	case bytes.Contains(exc, []byte("NotLeaderForPartitionException")):
+		return "NOT_LEADER_FOR_PARTITION"
+	case bytes.Contains(exc, []byte("LeaderNotAvailableException")):
+		return "LEADER_NOT_AVAILABLE"
+	case bytes.Contains(exc, []byte("FencedLeaderEpochException")):
+		return "FENCED_LEADER_EPOCH"
+	case bytes.Contains(exc, []byte("UnknownLeaderEpochException")):
+		return "UNKNOWN_LEADER_EPOCH"
+	case bytes.Contains(exc, []byte("NotEnoughReplicasAfterAppendException")):
+		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	case bytes.Contains(exc, []byte("NotEnoughReplicasException")):
+		return "NOT_ENOUGH_REPLICAS"
+	case bytes.Contains(exc, []byte("KafkaStorageException")):
+		return "KAFKA_STORAGE_ERROR"
+	case bytes.Contains(exc, []byte("NetworkException")):
+		return "NETWORK_EXCEPTION"
+	case bytes.Contains(exc, []byte("Expiring ")) && bytes.Contains(exc, []byte("record(s) for ")):
+		return "BATCH_EXPIRED"
+	case bytes.Contains(exc, []byte("Broker: Not leader for partition")):
+		return "NOT_LEADER_FOR_PARTITION"
+	case bytes.Contains(exc, []byte("in the middle of a leadership election")):
+		return "LEADER_NOT_AVAILABLE"
+	}
+	return ""
+}
+
+// LeaderRelated reports whether a producer error is one a leader election
+// causes (or, for NOT_ENOUGH_REPLICAS, the ISR shrink around it).
+func LeaderRelated(e string) bool {
+	switch e {
+	case "NOT_LEADER_OR_FOLLOWER", "NOT_LEADER_FOR_PARTITION", "LEADER_NOT_AVAILABLE",
+		"FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH", "NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+		"KAFKA_STORAGE_ERROR":
+		return true
+	}
+	return false
+}
+
+// sender: the Java producer's Sender lines (client.md §3.2, §3.3).
+func (p *Parser) sender() bool {
+	r := &p.rec
+	cid, s := clientID(r.Msg, r.Thread)
+	switch {
+	case bytes.HasPrefix(s, []byte("Got error produce response with correlation id ")):
+		p.Stats.Eras |= EraProducer
+		t, part, ok := partitionAfter(s, "on topic-partition ")
+		if !ok {
+			return false
+		}
+		ev := p.start(KindProducerError)
+		ev.ClientID = cid
+		ev.Topic, ev.Partition = t, part
+		ev.CorrelationID, _ = intAfter(s, "correlation id ")
+		if v, ok := intAfter(s, "retrying ("); ok {
+			ev.AttemptsLeft = v
+		}
+		if e, ok := tokenAfter(s, "Error: "); ok {
+			e = bytes.TrimRight(e, ".,")
+			ev.Error = string(e)
+		}
+		p.noteErrorEra(ev.Error)
+		p.noteProducer(cid)
+		p.lastRetry.client, p.lastRetry.topic, p.lastRetry.partition, p.lastRetry.t = cid, t, part, r.Time
+		p.lastRetry.attempts = ev.AttemptsLeft
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Received invalid metadata error in produce request on partition ")):
+		p.Stats.Eras |= EraProducer
+		t, part, ok := partitionAfter(s, "on partition ")
+		if !ok {
+			return false
+		}
+		// Logged right after the "Got error" line of the same batch: one
+		// error, not two.
+		lr := &p.lastRetry
+		if lr.client == cid && lr.topic == t && lr.partition == part && r.Time.Sub(lr.t) >= 0 && r.Time.Sub(lr.t) <= 5*time.Millisecond {
+			lr.topic = ""
+			return true
+		}
+		ev := p.start(KindProducerError)
+		ev.ClientID = cid
+		ev.Topic, ev.Partition = t, part
+		ev.Error = errorName(s)
+		if ev.Error == "" {
+			return true
+		}
+		p.noteErrorEra(ev.Error)
+		p.noteProducer(cid)
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Got error produce response in correlation id ")),
+		bytes.HasPrefix(s, []byte("Received unknown topic or partition error")):
+		return true
+	}
+	return true
+}
+
+func (p *Parser) noteProducer(cid string) {
+	if cid == "" {
+		return
+	}
+	for _, x := range p.Stats.Producers {
+		if x == cid {
+			return
+		}
+	}
+	if len(p.Stats.Producers) < 64 {
+		p.Stats.Producers = append(p.Stats.Producers, cid)
+	}
+}
+
+func (p *Parser) noteErrorEra(e string) {
+	switch e {
+	case "NOT_LEADER_OR_FOLLOWER":
+		p.Stats.Eras |= EraNotLeaderOrFollower
+	case "NOT_LEADER_FOR_PARTITION":
+		p.Stats.Eras |= EraNotLeaderForPartition
+	}
+}
+
+// producerConfig reads a held "ProducerConfig values:" record and its
+// tab-indented "key = value" continuation lines (client.md §5.1).
+func (p *Parser) producerConfig() {
+	cfg := map[string]string{}
+	add := func(l []byte) {
+		l = bytes.TrimRight(l, " \r")
+		if len(l) == 0 || (l[0] != '\t' && l[0] != ' ') {
+			return
+		}
+		l = bytes.TrimLeft(l, " \t")
+		eq := bytes.Index(l, []byte(" = "))
+		if eq <= 0 {
+			if bytes.HasSuffix(l, []byte(" =")) {
+				cfg[string(l[:len(l)-2])] = ""
+			}
+			return
+		}
+		cfg[string(l[:eq])] = string(l[eq+3:])
+	}
+	// JSON layouts keep the whole block in the message.
+	if i := bytes.IndexByte(p.rec.Msg, '\n'); i >= 0 {
+		for _, l := range bytes.Split(p.rec.Msg[i+1:], []byte("\n")) {
+			add(l)
+		}
+	}
+	for _, l := range p.pend.conts {
+		add(l)
+	}
+	if len(cfg) == 0 {
+		return
+	}
+	ev := p.start(KindProducerConfig)
+	ev.Config = cfg
+	ev.ClientID = cfg["client.id"]
+	p.Stats.Eras |= EraProducer
+	p.send()
+}
+
+// appInfo: "Kafka version: 3.6.1" (2.2+) / "Kafka version : 1.0.0" (≤2.1).
+func (p *Parser) appInfo() {
+	s := p.rec.Msg
+	i := bytes.Index(s, []byte("Kafka version"))
+	if i < 0 {
+		return
+	}
+	s = bytes.TrimLeft(s[i+len("Kafka version"):], " :")
+	if len(s) == 0 {
+		return
+	}
+	ev := p.start(KindClientVersion)
+	ev.Text = string(bytes.TrimSpace(s))
+	p.send()
+}
+
+// clientFailure: a send that failed for good, as the application (Kafka's
+// ErrorLoggingCallback, Spring's LoggingProducerListener, or the app's own
+// logger) reports it: the record plus the exception on the lines after it.
+func (p *Parser) clientFailure() {
+	r := &p.rec
+	msg := r.Msg
+	// The exception text: JSON stack field, continuation lines, or inline.
+	var exc []byte
+	if len(r.Stack) > 0 {
+		exc = r.Stack
+	}
+	for _, c := range p.pend.conts {
+		if len(exc) > 4096 {
+			break
+		}
+		exc = append(append(exc, '\n'), c...)
+	}
+	errName := errorName(exc)
+	if errName == "" {
+		errName = errorName(msg)
+	}
+	if errName == "" || errName == "NETWORK_EXCEPTION" {
+		return
+	}
+	cid, body := clientID(msg, r.Thread)
+	ev := p.start(KindProducerError)
+	ev.ClientID = cid
+	ev.Error = errName
+	ev.Final = true
+	// Which partition: "topic-partition T-P", "for T-P:" (Expiring ...),
+	// "to topic T and partition P", "to topic T".
+	all := append(append([]byte(nil), body...), exc...)
+	switch {
+	case bytes.Contains(all, []byte("on topic-partition ")):
+		ev.Topic, ev.Partition, _ = partitionAfter(all, "on topic-partition ")
+	case bytes.Contains(all, []byte(" record(s) for ")):
+		i := bytes.Index(all, []byte(" record(s) for "))
+		rest := all[i+len(" record(s) for "):]
+		if c := bytes.IndexByte(rest, ':'); c > 0 {
+			ev.Topic, ev.Partition, _ = TopicPartition(rest[:c])
+		}
+	}
+	if ev.Topic == "" {
+		if i := bytes.Index(body, []byte("to topic ")); i >= 0 {
+			rest := body[i+len("to topic "):]
+			e := bytes.IndexAny(rest, " :")
+			if e < 0 {
+				e = len(rest)
+			}
+			ev.Topic = strings.TrimRight(string(rest[:e]), ".:")
+			if v, ok := intAfter(rest, " and partition "); ok {
+				ev.Partition = int32(v)
+			} else {
+				ev.TopicOnly = true
+			}
+		} else if i := bytes.Index(all, []byte("partition ")); i >= 0 {
+			if t, part, ok := partitionAfter(all, "partition "); ok {
+				ev.Topic, ev.Partition = t, part
+			}
+		}
+	}
+	if ev.Topic == "" || !validTopic([]byte(ev.Topic)) {
+		return
+	}
+	p.Stats.Eras |= EraProducer
+	p.noteErrorEra(errName)
+	p.noteProducer(cid)
+	p.send()
+}
+
+// librdkafka: debug facility lines around leader changes (client.md §7.1):
+// LEADERUA "t [p]: leader unavailable: produce: Broker: Not leader for partition".
+func (p *Parser) librdkafka() {
+	r := &p.rec
+	if string(r.Logger) != "LEADERUA" {
+		return
+	}
+	s := r.Msg
+	if i := bytes.Index(s, []byte("]: ")); i >= 0 && bytes.HasPrefix(s, []byte("[thrd:")) {
+		s = s[i+3:]
+	}
+	sp := bytes.Index(s, []byte(" ["))
+	if sp <= 0 {
+		return
+	}
+	e := bytes.IndexByte(s[sp:], ']')
+	if e < 0 {
+		return
+	}
+	part := atoi32(s[sp+2 : sp+e])
+	if part == Unknown || !validTopic(s[:sp]) {
+		return
+	}
+	ev := p.start(KindProducerError)
+	ev.Topic, ev.Partition = string(s[:sp]), part
+	ev.ClientID = string(r.Thread)
+	ev.Error = errorName(s)
+	if ev.Error == "" {
+		ev.Error = "LEADER_NOT_AVAILABLE"
+	}
+	p.noteProducer(ev.ClientID)
+	p.send()
+}

@@ -1,0 +1,670 @@
+package parser
+
+import (
+	"bytes"
+)
+
+// zkControllerStateChange: the ZooKeeper controller's lines in
+// state-change.log (broker.md §4.1–4.3).
+func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
+	switch {
+	case has(s, "changed partition "), has(s, "Changed partition "):
+		return p.changedPartition(pf, s)
+	case has(s, "sending become-leader LeaderAndIsr request "), has(s, "sending become-follower LeaderAndIsr request "):
+		ev := p.start(KindDecision)
+		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
+		st := ParseState(structBetween(s, "LeaderAndIsr request ", " to broker "))
+		p.applyState(ev, st)
+		if b, ok := intAfter(s, " to broker "); ok {
+			ev.Broker = int32(b)
+		}
+		if bytes.Contains(s[:min(len(s), 32)], []byte("become-leader")) {
+			ev.Role = RoleLeader
+		} else {
+			ev.Role = RoleFollower
+		}
+		if st.Topic != "" {
+			ev.Topic, ev.Partition = st.Topic, st.Partition
+		} else if t, part, ok := partitionAfter(s, "for partition "); ok {
+			ev.Topic, ev.Partition = t, part
+		} else {
+			return false
+		}
+		ev.CorrelationID = correlation(s)
+		if v, ok := intAfter(s, "with correlationId "); ok {
+			ev.CorrelationID = v
+		}
+		p.send()
+		return true
+	case has(s, "sending UpdateMetadata request "):
+		if bytes.HasSuffix(s, []byte(" partitions")) && !bytes.Contains(s, []byte("for partition ")) {
+			return true // 2.6+ request-level summary
+		}
+		ev := p.start(KindDecision)
+		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
+		ev.Metadata = true
+		st := ParseState(structBetween(s, "UpdateMetadata request ", " to broker"))
+		p.applyState(ev, st)
+		t, part, ok := partitionAfter(s, "for partition ")
+		if !ok {
+			return false
+		}
+		ev.Topic, ev.Partition = t, part
+		p.send()
+		return true
+	case has(s, "elected leader "):
+		// "elected leader L for Offline partition TP" (≤1.0): no epoch.
+		ev := p.start(KindDecision)
+		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
+		v, _ := intAfter(s, "lected leader ")
+		ev.Leader = int32(v)
+		ev.Cause = CauseOfflinePartition
+		t, part, ok := partitionAfter(s, " partition ")
+		if !ok {
+			return false
+		}
+		ev.Topic, ev.Partition = t, part
+		p.send()
+		return true
+	case has(s, "Partition ") && bytes.Contains(s, []byte(" state changed to ")):
+		// 2.6+: "Partition t-p state changed to (Leader:L,ISR:..,LeaderEpoch:E,...)
+		// after removing replica R from the ISR as part of transition to OfflineReplica"
+		t, part, ok := partitionAfter(s, "Partition ")
+		if !ok {
+			return false
+		}
+		ev := p.start(KindDecision)
+		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
+		p.applyState(ev, ParseState(structBetween(s, "state changed to ", " after removing")))
+		ev.Topic, ev.Partition = t, part
+		if r, ok := intAfter(s, "after removing replica "); ok {
+			ev.Subjects = []int32{int32(r)}
+		}
+		ev.Cause = CauseBrokerFailure
+		p.send()
+		return true
+	case has(s, "sending LeaderAndIsr request to broker"), has(s, "changed state of replica "),
+		has(s, "started leader election for partition "), has(s, "received response "),
+		has(s, "initiated state change "), has(s, "encountered error "), has(s, "sending StopReplica"),
+		has(s, "failed to change state"), has(s, "Controller "), has(s, "Not sending request"),
+		has(s, "sending stop replica"), has(s, "Leader and isr for partition"):
+		return true
+	}
+	return false
+}
+
+// changedPartition: "changed partition TP from X to Y with state LeaderAndIsr(...)",
+// "... with leader L" (≤1.0), "... state from X to Y [with assigned replicas R]".
+func (p *Parser) changedPartition(pf prefix, s []byte) bool {
+	rest := s[len("changed partition "):]
+	// TP runs to the next space.
+	sp := bytes.IndexByte(rest, ' ')
+	if sp <= 0 {
+		return false
+	}
+	t, part, ok := TopicPartition(rest[:sp])
+	if !ok {
+		return false
+	}
+	rest = rest[sp+1:]
+	from, to := stateNames(rest)
+	if !bytes.Equal(to, []byte("OnlinePartition")) {
+		// To Offline / NonExistent / New: no leader chosen.
+		return true
+	}
+	ev := p.start(KindDecision)
+	ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
+	ev.Topic, ev.Partition = t, part
+	switch {
+	case bytes.Equal(from, []byte("OfflinePartition")):
+		ev.Cause = CauseOfflinePartition
+	case bytes.Equal(from, []byte("NewPartition")):
+		ev.Cause = CauseNewPartition
+	}
+	if i := bytes.Index(rest, []byte(" with state ")); i >= 0 {
+		p.applyState(ev, ParseState(rest[i+len(" with state "):]))
+	} else if v, ok := intAfter(rest, " with leader "); ok {
+		ev.Leader = int32(v)
+	} else {
+		// "... with assigned replicas R": state only, no leader yet.
+		return true
+	}
+	p.send()
+	return true
+}
+
+// stateNames reads "from X to Y" or "state from X to Y".
+func stateNames(s []byte) (from, to []byte) {
+	i := bytes.Index(s, []byte("from "))
+	if i < 0 {
+		return nil, nil
+	}
+	s = s[i+5:]
+	sp := bytes.IndexByte(s, ' ')
+	if sp < 0 {
+		return s, nil
+	}
+	from = s[:sp]
+	s = s[sp+1:]
+	if !bytes.HasPrefix(s, []byte("to ")) {
+		return from, nil
+	}
+	s = s[3:]
+	if sp := bytes.IndexByte(s, ' '); sp >= 0 {
+		s = s[:sp]
+	}
+	return from, s
+}
+
+// jsonLeaderAndIsr reads {"leader":L,"leader_epoch":E,"isr":[...]} after marker.
+func jsonAfter(s []byte, marker string) []byte {
+	i := bytes.Index(s, []byte(marker))
+	if i < 0 {
+		return nil
+	}
+	s = s[i+len(marker):]
+	j := bytes.IndexByte(s, '}')
+	if j < 0 {
+		return nil
+	}
+	return s[:j+1]
+}
+
+// zkController: controller.log lines of the ZooKeeper controller (§4.4, §4.5).
+func (p *Parser) zkController(pf prefix, s []byte) bool {
+	trigger := func(c Cause, subjects []int32) {
+		ev := p.start(KindTrigger)
+		ev.Controller = pf.id
+		ev.Cause = c
+		ev.Subjects = subjects
+		p.send()
+	}
+	switch {
+	case bytes.HasPrefix(s, []byte("Newly added brokers: ")):
+		added := listBetween(s, "Newly added brokers: ", ",")
+		deleted := listBetween(s, "deleted brokers: ", ",")
+		if len(deleted) > 0 {
+			trigger(CauseBrokerFailure, deleted)
+		}
+		if len(added) > 0 {
+			trigger(CauseBrokerStartup, added)
+		}
+		return true
+	case bytes.HasPrefix(s, []byte("Broker failure callback for ")):
+		trigger(CauseBrokerFailure, parseIntList(s[len("Broker failure callback for "):]))
+		return true
+	case bytes.HasPrefix(s, []byte("New broker startup callback for ")):
+		trigger(CauseBrokerStartup, parseIntList(s[len("New broker startup callback for "):]))
+		return true
+	case bytes.HasPrefix(s, []byte("Shutting down broker ")):
+		trigger(CauseControlledShutdown, parseIntList(s[len("Shutting down broker "):]))
+		return true
+	case bytes.HasPrefix(s, []byte("Starting preferred replica leader election")),
+		bytes.HasPrefix(s, []byte("Processing automatic preferred replica leader election")),
+		bytes.HasPrefix(s, []byte("Starting replica leader election (PREFERRED)")):
+		trigger(CausePreferred, nil)
+		return true
+	case bytes.HasPrefix(s, []byte("Starting replica leader election (UNCLEAN)")):
+		trigger(CauseUnclean, nil)
+		return true
+	case bytes.HasPrefix(s, []byte("Current leader ")) && bytes.Contains(s, []byte("is not the preferred replica")):
+		ev := p.start(KindTrigger)
+		ev.Controller = pf.id
+		ev.Cause = CausePreferred
+		if v, ok := intAfter(s, "Current leader "); ok {
+			ev.PrevLeader = int32(v)
+		}
+		if t, part, ok := partitionAfter(s, "for partition "); ok {
+			ev.Topic, ev.Partition = t, part
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Partition ")) && bytes.Contains(s, []byte("completed preferred replica leader election")):
+		t, part, ok := partitionAfter(s, "Partition ")
+		if !ok {
+			return false
+		}
+		ev := p.start(KindDecision)
+		ev.Controller = pf.id
+		ev.Topic, ev.Partition = t, part
+		ev.Cause = CausePreferred
+		if v, ok := intAfter(s, "New leader is "); ok {
+			ev.Leader = int32(v)
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Leader ")) && bytes.Contains(s, []byte("being reassigned")):
+		ev := p.start(KindTrigger)
+		ev.Controller = pf.id
+		ev.Cause = CauseReassignment
+		if v, ok := intAfter(s, "Leader "); ok {
+			ev.PrevLeader = int32(v)
+		}
+		if t, part, ok := partitionAfter(s, "for partition "); ok {
+			ev.Topic, ev.Partition = t, part
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("No broker in ISR is alive for ")):
+		// Unclean election (≤1.0): "... Elect leader L from live brokers ... There's potential data loss."
+		t, part, ok := partitionAfter(s, "is alive for ")
+		if !ok {
+			return false
+		}
+		ev := p.start(KindDecision)
+		ev.Controller = pf.id
+		ev.Topic, ev.Partition = t, part
+		ev.Cause = CauseUnclean
+		ev.Unclean = true
+		if v, ok := intAfter(s, "Elect leader "); ok {
+			ev.Leader = int32(v)
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Selected new leader and ISR ")),
+		bytes.HasPrefix(s, []byte("New leader and ISR for partition ")),
+		bytes.HasPrefix(s, []byte("Initializing leader and isr for partition ")),
+		bytes.HasPrefix(s, []byte("After leader election, leader cache for ")):
+		return p.controllerLeaderLine(pf, s)
+	case bytes.Contains(s, []byte("successfully elected as the controller")),
+		bytes.HasPrefix(s, []byte("Broker ")) && bytes.Contains(s, []byte("starting become controller state transition")):
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeControllerElected
+		if v, _, ok := leadingInt(s); ok {
+			ev.Controller = int32(v)
+		} else if v, ok := intAfter(s, "Broker "); ok {
+			ev.Controller = int32(v)
+		} else {
+			ev.Controller = pf.id
+		}
+		if v, ok := intAfter(s, "Epoch incremented to "); ok {
+			ev.ControllerEpoch = int32(v)
+		}
+		p.Stats.Controllers = addID(p.Stats.Controllers, ev.Controller)
+		p.send()
+		return true
+	case bytes.Contains(s, []byte("ready to serve as the new controller with epoch ")),
+		bytes.HasPrefix(s, []byte("Ready to serve as the new controller with epoch ")):
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeControllerElected
+		ev.Controller = pf.id
+		if pf.id == Unknown {
+			if v, ok := intAfter(s, "Broker "); ok {
+				ev.Controller = int32(v)
+			}
+		}
+		if v, ok := intAfter(s, "with epoch "); ok {
+			ev.ControllerEpoch = int32(v)
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("ISR for partition ")) && bytes.Contains(s, []byte(" updated to ")):
+		// DEBUG (3.x ZK): the controller rewrote the ISR; leader and epoch as stored.
+		t, part, ok := partitionAfter(s, "ISR for partition ")
+		if !ok {
+			return false
+		}
+		ev := p.start(KindDecision)
+		ev.Controller = pf.id
+		ev.Metadata = true
+		p.applyState(ev, ParseState(s[bytes.Index(s, []byte(" updated to ")):]))
+		ev.Topic, ev.Partition = t, part
+		p.send()
+		return true
+	case bytes.Equal(s, []byte("Resigned")), bytes.Contains(s, []byte("resigned as the controller")):
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeControllerResigned
+		ev.Controller = pf.id
+		p.send()
+		return true
+	}
+	return !leadershipAnchor(s)
+}
+
+// controllerLeaderLine: 0.8–1.0 controller.log lines that carry a leader
+// and epoch (broker.md §4.4 and §10).
+func (p *Parser) controllerLeaderLine(pf prefix, s []byte) bool {
+	ev := p.start(KindDecision)
+	ev.Controller = pf.id
+	var st PartitionState
+	var tp []byte
+	switch {
+	case bytes.HasPrefix(s, []byte("Selected new leader and ISR ")):
+		st = ParseState(jsonAfter(s, "ISR "))
+		if i := bytes.Index(s, []byte(" for offline partition ")); i >= 0 {
+			tp = s[i+len(" for offline partition "):]
+			ev.Cause = CauseOfflinePartition
+		} else if i := bytes.LastIndex(s, []byte(" for ")); i >= 0 {
+			tp = s[i+5:]
+		}
+	case bytes.HasPrefix(s, []byte("New leader and ISR for partition ")):
+		rest := s[len("New leader and ISR for partition "):]
+		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			tp = rest[:sp]
+		}
+		st = ParseState(jsonAfter(s, " is "))
+	case bytes.HasPrefix(s, []byte("Initializing leader and isr for partition ")):
+		rest := s[len("Initializing leader and isr for partition "):]
+		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			tp = rest[:sp]
+		}
+		st = ParseState(rest)
+		ev.Cause = CauseNewPartition
+	case bytes.HasPrefix(s, []byte("After leader election, leader cache for ")):
+		rest := s[len("After leader election, leader cache for "):]
+		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			tp = rest[:sp]
+		}
+		st = ParseState(rest)
+	}
+	t, part, ok := TopicPartition(bytes.TrimRight(tp, "."))
+	if !ok {
+		return false
+	}
+	p.applyState(ev, st)
+	ev.Topic, ev.Partition = t, part
+	p.send()
+	return true
+}
+
+// listBetween reads the comma-separated ids after marker up to the next
+// "marker-ish" field (ids end at ", <letter>").
+func listBetween(s []byte, marker, _ string) []int32 {
+	i := bytes.Index(s, []byte(marker))
+	if i < 0 {
+		return nil
+	}
+	s = s[i+len(marker):]
+	end := 0
+	for end < len(s) && (s[end] == ',' || (s[end] >= '0' && s[end] <= '9')) {
+		end++
+	}
+	if end == 0 {
+		return nil
+	}
+	return parseIntList(s[:end])
+}
+
+// kraftController: org.apache.kafka.controller.* lines (broker.md §5, §10).
+func (p *Parser) kraftController(pf prefix, s []byte) bool {
+	trigger := func(c Cause, subjects []int32, n int64) {
+		ev := p.start(KindTrigger)
+		ev.Controller = pf.id
+		ev.Cause = c
+		ev.Subjects = subjects
+		ev.Count = int32(n)
+		p.send()
+	}
+	switch {
+	case bytes.HasPrefix(s, []byte("Fencing broker ")):
+		v, _ := intAfter(s, "Fencing broker ")
+		trigger(CauseBrokerFenced, []int32{int32(v)}, 0)
+		ev := p.start(KindBrokerLifecycle)
+		ev.Lifecycle = LifeFenced
+		ev.Broker = int32(v)
+		ev.Controller = pf.id
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("handleBrokerFenced: changing ")):
+		n, _ := intAfter(s, "changing ")
+		trigger(CauseBrokerFenced, nil, n)
+		return true
+	case bytes.HasPrefix(s, []byte("handleBrokerUnfenced: changing ")):
+		n, _ := intAfter(s, "changing ")
+		trigger(CauseBrokerUnfenced, nil, n)
+		return true
+	case bytes.HasPrefix(s, []byte("handleBrokerUnregistered: changing ")), bytes.HasPrefix(s, []byte("handleBrokerUncleanShutdown: changing ")):
+		n, _ := intAfter(s, "changing ")
+		trigger(CauseBrokerFailure, nil, n)
+		return true
+	case bytes.HasPrefix(s, []byte("enterControlledShutdown[")):
+		v, _ := intAfter(s, "enterControlledShutdown[")
+		n, _ := intAfter(s, "changing ")
+		trigger(CauseControlledShutdown, []int32{int32(v)}, n)
+		return true
+	case bytes.HasPrefix(s, []byte("maybeBalancePartitionLeaders: generated ")):
+		if n, _ := intAfter(s, "generated "); n > 0 {
+			trigger(CausePreferred, nil, n)
+		}
+		return true
+	case bytes.HasPrefix(s, []byte("maybeElectUncleanLeaders: generated ")):
+		if n, _ := intAfter(s, "generated "); n > 0 {
+			trigger(CauseUnclean, nil, n)
+		}
+		return true
+	case bytes.HasPrefix(s, []byte("UNCLEAN partition change for ")), bytes.HasPrefix(s, []byte("partition change for ")):
+		unclean := s[0] == 'U'
+		rest := s[bytes.Index(s, []byte("change for "))+len("change for "):]
+		sp := bytes.IndexByte(rest, ' ')
+		if sp <= 0 {
+			return false
+		}
+		t, part, ok := TopicPartition(rest[:sp])
+		if !ok {
+			return false
+		}
+		c := bytes.Index(rest, []byte(": "))
+		if c < 0 {
+			return false
+		}
+		d := parseDiff(rest[c+2:])
+		if d.leader == Unknown && d.epoch == Unknown {
+			return true // ISR-only change
+		}
+		ev := p.start(KindDecision)
+		ev.Controller = pf.id
+		ev.Topic, ev.Partition = t, part
+		ev.Leader, ev.PrevLeader, ev.LeaderEpoch = d.leader, d.prevLeader, d.epoch
+		ev.ISR = d.isr
+		ev.Unclean = unclean
+		if unclean {
+			ev.Cause = CauseUnclean
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Replayed PartitionRecord for new partition ")):
+		if p.snapshot {
+			return true // replaying old state, not a new decision
+		}
+		rest := s[len("Replayed PartitionRecord for new partition "):]
+		sp := bytes.IndexByte(rest, ' ')
+		if sp <= 0 {
+			return false
+		}
+		t, part, ok := TopicPartition(rest[:sp])
+		if !ok {
+			return false
+		}
+		ev := p.start(KindDecision)
+		ev.Controller = pf.id
+		ev.Topic, ev.Partition = t, part
+		p.applyState(ev, ParseState(rest))
+		ev.Cause = CauseNewPartition
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Starting to load snapshot")), bytes.HasPrefix(s, []byte("Starting loading snapshot")):
+		p.snapshot = true
+		return true
+	case bytes.HasPrefix(s, []byte("Successfully loaded snapshot")), bytes.HasPrefix(s, []byte("Finished loading snapshot")):
+		p.snapshot = false
+		return true
+	case bytes.HasPrefix(s, []byte("Becoming the active controller at epoch ")), bytes.HasPrefix(s, []byte("Becoming active at controller epoch ")):
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeQuorumLeader
+		ev.Controller = pf.id
+		v, _ := intAfter(s, "epoch ")
+		ev.ControllerEpoch = int32(v)
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("In the new epoch ")):
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeQuorumLeader
+		v, _ := intAfter(s, "In the new epoch ")
+		ev.ControllerEpoch = int32(v)
+		ev.Controller = Unknown
+		if l, ok := intAfter(s, "the leader is "); ok {
+			ev.Controller = int32(l)
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Renouncing the leadership")):
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeControllerResigned
+		ev.Controller = pf.id
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Replayed BrokerRegistrationChangeRecord")):
+		b, _ := intAfter(s, "brokerId=")
+		ev := p.start(KindBrokerLifecycle)
+		ev.Broker = int32(b)
+		ev.Controller = pf.id
+		switch {
+		case bytes.Contains(s, []byte("fenced=1")):
+			ev.Lifecycle = LifeFenced
+		case bytes.Contains(s, []byte("fenced=-1")):
+			ev.Lifecycle = LifeUnfenced
+		case bytes.Contains(s, []byte("inControlledShutdown=1")):
+			ev.Lifecycle = LifeControlledShutdown
+		default:
+			return true
+		}
+		p.send()
+		return true
+	case bytes.HasPrefix(s, []byte("Unfenced broker ")) && bytes.Contains(s, []byte("controlled shutdown")):
+		v, _ := intAfter(s, "Unfenced broker ")
+		trigger(CauseControlledShutdown, []int32{int32(v)}, 0)
+		return true
+	case bytes.HasPrefix(s, []byte("Setting new leader for topicId ")) && bytes.Contains(s, []byte("unclean election")):
+		trigger(CauseUnclean, nil, 1)
+		return true
+	}
+	return !leadershipAnchor(s)
+}
+
+type diff struct {
+	leader, prevLeader, epoch int32
+	isr                       []int32
+}
+
+// parseDiff reads PartitionRegistration.diff output:
+// "isr: [1, 2, 3] -> [2, 3], leader: 1 -> 2, leaderEpoch: 13 -> 14, partitionEpoch: 40 -> 41".
+func parseDiff(s []byte) diff {
+	d := diff{leader: Unknown, prevLeader: Unknown, epoch: Unknown}
+	field := func(name string) (old, new []byte, ok bool) {
+		i := bytes.Index(s, []byte(name+": "))
+		for i > 0 && s[i-1] != ' ' {
+			j := bytes.Index(s[i+1:], []byte(name+": "))
+			if j < 0 {
+				return nil, nil, false
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			return nil, nil, false
+		}
+		v := s[i+len(name)+2:]
+		a := bytes.Index(v, []byte(" -> "))
+		if a < 0 {
+			return nil, nil, false
+		}
+		old = v[:a]
+		v = v[a+4:]
+		end := len(v)
+		depth := 0
+		for k, c := range v {
+			if c == '[' {
+				depth++
+			} else if c == ']' {
+				depth--
+			} else if c == ',' && depth == 0 {
+				end = k
+				break
+			}
+		}
+		return old, v[:end], true
+	}
+	if o, n, ok := field("leader"); ok {
+		d.prevLeader, d.leader = atoi32(o), atoi32(n)
+	}
+	if _, n, ok := field("leaderEpoch"); ok {
+		d.epoch = atoi32(n)
+	}
+	if _, n, ok := field("isr"); ok {
+		d.isr = parseIntList(n)
+	}
+	return d
+}
+
+// serverLine: broker lifecycle lines of server.log (§6.5, §6.6).
+func (p *Parser) serverLine(pf prefix, s []byte) bool {
+	life := LifeNone
+	switch {
+	case bytes.Equal(s, []byte("starting")), bytes.Equal(s, []byte("Starting broker")):
+		life = LifeStarting
+	case bytes.Equal(s, []byte("started")), bytes.HasPrefix(s, []byte("Kafka Server started")), bytes.Equal(s, []byte("Transition from STARTING to STARTED")):
+		life = LifeStarted
+	case bytes.Equal(s, []byte("shutting down")):
+		life = LifeShuttingDown
+	case bytes.Equal(s, []byte("shut down completed")):
+		life = LifeShutdown
+	case bytes.HasPrefix(s, []byte("Starting controlled shutdown")), bytes.HasPrefix(s, []byte("Beginning controlled shutdown")):
+		life = LifeControlledShutdown
+	case bytes.HasPrefix(s, []byte("Session expired")), bytes.Contains(s, []byte("zookeeper state changed (Expired)")):
+		life = LifeSessionExpired
+	case bytes.HasPrefix(s, []byte("Registered broker ")), bytes.HasPrefix(s, []byte("Successfully registered broker ")):
+		life = LifeRegistered
+		if v, ok := intAfter(s, "registered broker "); ok && pf.id == Unknown {
+			pf.id = int32(v)
+		} else if v, ok := intAfter(s, "Registered broker "); ok && pf.id == Unknown {
+			pf.id = int32(v)
+		}
+	case bytes.HasPrefix(s, []byte("The broker has been unfenced")):
+		life = LifeUnfenced
+	case bytes.HasPrefix(s, []byte("Produce request with correlation id ")) && bytes.Contains(s, []byte("Leader not local for partition")):
+		// 0.8.2–0.9 brokers log the rejected produce (broker.md §6.7).
+		t, part, ok := partitionAfter(s, " on partition ")
+		if !ok {
+			return false
+		}
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition = t, part
+		ev.Error = "NOT_LEADER_FOR_PARTITION"
+		ev.Broker = pf.id
+		if c, ok := tokenAfter(s, " from client "); ok {
+			ev.ClientID = string(c)
+		}
+		ev.CorrelationID, _ = intAfter(s, "correlation id ")
+		p.send()
+		return true
+	default:
+		return !leadershipAnchor(s)
+	}
+	ev := p.start(KindBrokerLifecycle)
+	ev.Lifecycle = life
+	ev.Broker = pf.id
+	if pf.id != Unknown {
+		p.Stats.Brokers = addID(p.Stats.Brokers, pf.id)
+	}
+	p.send()
+	return true
+}
+
+// quorumLine: KRaft Raft transitions (controller quorum, never partitions).
+func (p *Parser) quorumLine(pf prefix, s []byte) bool {
+	if !bytes.HasPrefix(s, []byte("Completed transition to Leader(")) {
+		return true
+	}
+	ev := p.start(KindControllerChange)
+	ev.Lifecycle = LifeQuorumLeader
+	ev.Controller = pf.id
+	if v, ok := intAfter(s, "localId="); ok {
+		ev.Controller = int32(v)
+	} else if v, ok := intAfter(s, "ReplicaKey(id="); ok {
+		ev.Controller = int32(v)
+	}
+	if v, ok := intAfter(s, "epoch="); ok {
+		ev.ControllerEpoch = int32(v)
+	}
+	p.send()
+	return true
+}

@@ -1,0 +1,220 @@
+// Package parser turns log lines written by Kafka brokers, controllers and
+// clients into typed events. It does no I/O: callers feed it lines, one source
+// (file) per Parser, and receive events through a callback.
+package parser
+
+import "time"
+
+// Unknown marks an int32 field the line did not carry. -1 is a real value in
+// Kafka (leader -1 = no leader), so it cannot double as "unknown".
+const Unknown int32 = -1 << 31
+
+// Kind says what an event is.
+type Kind uint8
+
+const (
+	KindNone Kind = iota
+	// KindPhase: one broker applied one step of a leadership change for one
+	// partition (Phase says which). Topic/Partition always set; LeaderEpoch
+	// set when the line carries it, otherwise the timeline resolves it from
+	// the broker's earlier lines of the same request (CorrelationID).
+	KindPhase
+	// KindRequestStart: a request-level line that covers Count partitions
+	// ("Handling LeaderAndIsr request correlationId C ... for N partitions",
+	// KRaft "Transitioning N partition(s) to local leaders.").
+	KindRequestStart
+	// KindRequestPhase: a request-level step for the partitions of the open
+	// request with role Role ("Stopped fetchers as part of ... for N partitions").
+	KindRequestPhase
+	// KindRequestFinished: "Finished LeaderAndIsr request in Xms correlationId C".
+	KindRequestFinished
+	// KindDecision: the controller chose a leader (and usually epoch) for a
+	// partition: ZK "Changed partition ... with state LeaderAndIsr(...)",
+	// "Sending become-leader LeaderAndIsr request ...", "elected leader",
+	// KRaft "partition change for t-p: leader: a -> b".
+	KindDecision
+	// KindTrigger: something that makes the controller move leaders: broker
+	// failure, controlled shutdown, preferred election, reassignment, fencing.
+	KindTrigger
+	// KindControllerChange: a controller was elected, resigned, or a KRaft
+	// quorum leader changed. Never a partition election.
+	KindControllerChange
+	// KindBrokerLifecycle: broker started, shut down, ZooKeeper session expired,
+	// registered, fenced.
+	KindBrokerLifecycle
+	// KindProducerError: a producer logged a leader-related error.
+	KindProducerError
+	// KindProducerConfig: a "ProducerConfig values:" block.
+	KindProducerConfig
+	// KindClientVersion: "Kafka version: x" from AppInfoParser.
+	KindClientVersion
+)
+
+// Phase is one step of a broker applying a leadership change.
+type Phase uint8
+
+const (
+	PhaseNone Phase = iota
+	PhaseReceived
+	PhaseHandling
+	PhaseStoppedFetchers
+	PhaseTruncated
+	PhaseStartedFetcher
+	PhaseCompleted
+	PhaseCached
+	PhaseEpochStart
+	PhaseFinished
+	NumPhases
+)
+
+var phaseNames = [...]string{"", "received", "handling", "stopped_fetchers", "truncated", "started_fetcher", "completed", "cached", "epoch_start", "finished"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase?"
+}
+
+// Role is the part a broker plays for a partition after a change.
+type Role uint8
+
+const (
+	RoleUnknown Role = iota
+	RoleLeader
+	RoleFollower
+)
+
+func (r Role) String() string {
+	switch r {
+	case RoleLeader:
+		return "leader"
+	case RoleFollower:
+		return "follower"
+	}
+	return ""
+}
+
+// Cause is why the controller moved a leader, as far as the logs say.
+type Cause uint8
+
+const (
+	CauseUnknown Cause = iota
+	CauseBrokerFailure
+	CauseControlledShutdown
+	CausePreferred
+	CauseReassignment
+	CauseUnclean
+	CauseOfflinePartition
+	CauseNewPartition
+	CauseBrokerFenced
+	CauseBrokerUnfenced
+	CauseBrokerStartup
+	CauseControllerFailover
+	CauseTopicDeletion
+)
+
+var causeNames = [...]string{"", "broker_failure", "controlled_shutdown", "preferred_election", "reassignment", "unclean_election", "offline_partition", "new_partition", "broker_fenced", "broker_unfenced", "broker_startup", "controller_failover", "topic_deletion"}
+
+func (c Cause) String() string {
+	if int(c) < len(causeNames) {
+		return causeNames[c]
+	}
+	return "cause?"
+}
+
+// Lifecycle refines KindBrokerLifecycle and KindControllerChange.
+type Lifecycle uint8
+
+const (
+	LifeNone Lifecycle = iota
+	LifeStarting
+	LifeStarted
+	LifeShuttingDown
+	LifeShutdown
+	LifeControlledShutdown
+	LifeSessionExpired
+	LifeRegistered
+	LifeFenced
+	LifeUnfenced
+	LifeControllerElected
+	LifeControllerResigned
+	LifeQuorumLeader
+)
+
+var lifeNames = [...]string{"", "starting", "started", "shutting_down", "shut_down", "controlled_shutdown", "zk_session_expired", "registered", "fenced", "unfenced", "controller_elected", "controller_resigned", "quorum_leader"}
+
+func (l Lifecycle) String() string {
+	if int(l) < len(lifeNames) {
+		return lifeNames[l]
+	}
+	return "lifecycle?"
+}
+
+// Event is what one log record means for leadership. Fields a record does not
+// carry are Unknown (int32), -1 (CorrelationID, AttemptsLeft) or zero.
+type Event struct {
+	Time time.Time
+	// Line is the 1-based physical line number of the record's first line.
+	Line int64
+	Kind Kind
+
+	Phase     Phase
+	Role      Role
+	Cause     Cause
+	Lifecycle Lifecycle
+
+	// Broker is the broker that wrote the line (or, for triggers and
+	// lifecycle events logged by a controller, the broker they are about).
+	Broker int32
+	// Controller and ControllerEpoch: the ZK controller (or KRaft quorum
+	// controller) that sent or made the change.
+	Controller      int32
+	ControllerEpoch int32
+	// StateControllerEpoch is the controllerEpoch inside a partition-state
+	// struct: the epoch of the controller that made the change, which can be
+	// older than the epoch of the controller (re)sending it.
+	StateControllerEpoch int32
+
+	Topic       string
+	Partition   int32
+	LeaderEpoch int32
+	Leader      int32
+	// PrevLeader is set only where a line states the old leader outright
+	// (KRaft "leader: 1 -> 2", "Current leader 2 for partition ...").
+	PrevLeader int32
+	ISR        []int32
+	Replicas   []int32
+	// Subjects: brokers a trigger names ("deleted brokers: 3", "Shutting down broker 2").
+	Subjects []int32
+
+	CorrelationID int64
+	// Count: partitions covered by a request-level line.
+	Count int32
+	// Elapsed: a duration the line states itself ("Finished ... in 32ms").
+	Elapsed time.Duration
+	// Unclean is set when the line says the leader came from outside the ISR.
+	Unclean bool
+	// Metadata is set on KindPhase/KindDecision events that only re-state
+	// metadata (UpdateMetadata "Cached leader info", controller "Sending
+	// UpdateMetadata"): they confirm an epoch but do not make a change.
+	Metadata bool
+
+	// Client side.
+	ClientID     string
+	Error        string // NOT_LEADER_OR_FOLLOWER, NOT_LEADER_FOR_PARTITION, LEADER_NOT_AVAILABLE, ...
+	AttemptsLeft int64
+	Final        bool // the send failed for good (callback / listener), not a retry
+	// TopicOnly: a final failure that named the topic but not the partition.
+	TopicOnly bool
+	Config    map[string]string
+	Text      string // client version, or a short free-text detail
+}
+
+func newEvent(kind Kind) Event {
+	return Event{
+		Kind: kind, Broker: Unknown, Controller: Unknown, ControllerEpoch: Unknown, StateControllerEpoch: Unknown,
+		Partition: Unknown, LeaderEpoch: Unknown, Leader: Unknown, PrevLeader: Unknown,
+		CorrelationID: -1, AttemptsLeft: -1,
+	}
+}

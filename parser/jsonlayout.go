@@ -1,0 +1,79 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Field names used by logstash-logback-encoder, ECS, log4j2 JsonTemplateLayout,
+// KafkaJS and common shippers, in order of preference.
+var (
+	jsonTimeKeys   = []string{"@timestamp", "timestamp", "time", "ts", "date", "_time"}
+	jsonLevelKeys  = []string{"level", "log.level", "severity", "loglevel"}
+	jsonLoggerKeys = []string{"logger_name", "logger", "log.logger", "loggerName", "category"}
+	jsonMsgKeys    = []string{"message", "msg", "_msg", "log"}
+	jsonThreadKeys = []string{"thread_name", "thread", "process.thread.name", "threadName"}
+	jsonStackKeys  = []string{"stack_trace", "error.stack_trace", "exception", "stacktrace", "error"}
+)
+
+func parseJSON(line []byte, loc *time.Location, r *Record) bool {
+	line = bytes.TrimRight(line, " \r")
+	if len(line) < 2 || line[len(line)-1] != '}' {
+		return false
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil {
+		return false
+	}
+	get := func(keys []string) string {
+		for _, k := range keys {
+			if v, ok := m[k]; ok {
+				switch x := v.(type) {
+				case string:
+					return x
+				case map[string]any:
+					// ECS nests: {"log":{"level":"info"}}
+					continue
+				}
+			}
+			// Dotted ECS keys nested as objects.
+			if i := strings.IndexByte(k, '.'); i > 0 {
+				if sub, ok := m[k[:i]].(map[string]any); ok {
+					if s, ok := sub[k[i+1:]].(string); ok {
+						return s
+					}
+				}
+			}
+		}
+		return ""
+	}
+	msg := get(jsonMsgKeys)
+	ts := get(jsonTimeKeys)
+	if msg == "" && ts == "" {
+		return false
+	}
+	t, n, ok := parseStamp([]byte(ts), loc)
+	if !ok {
+		return false
+	}
+	if off, _, ok := parseOffset([]byte(ts[n:])); ok {
+		t = withOffset(t, off)
+		r.HasZone = true
+	}
+	lv, _ := parseLevel([]byte(strings.ToUpper(get(jsonLevelKeys))))
+	if lv == LevelNone {
+		lv = LevelInfo
+	}
+	r.Time, r.Level, r.Layout = t, lv, LayoutJSON
+	r.Logger = []byte(get(jsonLoggerKeys))
+	r.Thread = []byte(get(jsonThreadKeys))
+	r.Msg = []byte(strings.TrimRight(msg, "\r\n"))
+	r.Stack = []byte(get(jsonStackKeys))
+	// KafkaJS puts the error text in "error" and the client in "clientId".
+	if cid, ok := m["clientId"].(string); ok && len(r.Thread) == 0 {
+		r.Thread = []byte(cid)
+	}
+	return true
+}

@@ -1,0 +1,517 @@
+package parser
+
+import (
+	"bytes"
+	"sync"
+	"time"
+)
+
+// Layout is a line layout a record header was recognised in.
+type Layout uint8
+
+const (
+	LayoutNone    Layout = iota
+	LayoutLog4j          // [%d] %p %m (%c)
+	LayoutStrimzi        // %d %p %m (%c) [%t]   (and bare "%d %p %m (%c)")
+	LayoutSpring         // Spring Boot console/file: %d %5p PID --- [%t] logger : %m
+	LayoutJSON           // logstash / JSON layouts, one object a line
+	LayoutLinkedIn       // yyyy/MM/dd HH:mm:ss.SSS LEVEL [Logger] [thread] [app] [] msg
+	LayoutLibrdkafka     // %7|secs.ms|FAC|name| msg
+	numLayouts
+)
+
+var layoutNames = [...]string{"", "log4j", "strimzi", "spring-boot", "json", "linkedin", "librdkafka"}
+
+func (l Layout) String() string {
+	if int(l) < len(layoutNames) {
+		return layoutNames[l]
+	}
+	return "layout?"
+}
+
+// Level is a log level.
+type Level uint8
+
+const (
+	LevelNone Level = iota
+	LevelTrace
+	LevelDebug
+	LevelInfo
+	LevelWarn
+	LevelError
+	LevelFatal
+)
+
+var levelNames = [...]string{"", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"}
+
+func (l Level) String() string { return levelNames[l] }
+
+// Record is one log record's header line split into its parts. The byte
+// slices alias the input line (or the parser's scratch buffer) and are valid
+// only until the next call.
+type Record struct {
+	Time    time.Time
+	HasZone bool // the layout carried its own offset
+	Level   Level
+	Layout  Layout
+	Logger  []byte
+	Thread  []byte
+	Msg     []byte
+	// Prefix is what a collector put before the layout (docker-compose
+	// "kafka  | ", kubectl --timestamps), kept for source identity.
+	Prefix []byte
+	// Stack holds a JSON layout's stack_trace field, which carries what a
+	// text layout would print on continuation lines.
+	Stack []byte
+}
+
+func digits(b []byte, n int) (int, bool) {
+	if len(b) < n {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < n; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		v = v*10 + int(c)
+	}
+	return v, true
+}
+
+// parseStamp reads "yyyy-MM-dd HH:mm:ss,SSS" (also '.' before the millis,
+// 'T' or ' ' between date and time, '/' as the date separator) at the start
+// of b. It returns the number of bytes used. No allocation.
+func parseStamp(b []byte, loc *time.Location) (time.Time, int, bool) {
+	if len(b) < 19 {
+		return time.Time{}, 0, false
+	}
+	y, ok1 := digits(b, 4)
+	mo, ok2 := digits(b[5:], 2)
+	d, ok3 := digits(b[8:], 2)
+	h, ok4 := digits(b[11:], 2)
+	mi, ok5 := digits(b[14:], 2)
+	s, ok6 := digits(b[17:], 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
+		return time.Time{}, 0, false
+	}
+	sep := b[4]
+	if (sep != '-' && sep != '/') || b[7] != sep || (b[10] != ' ' && b[10] != 'T') || b[13] != ':' || b[16] != ':' {
+		return time.Time{}, 0, false
+	}
+	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 {
+		return time.Time{}, 0, false
+	}
+	n := 19
+	ns := 0
+	if len(b) > 20 && (b[19] == ',' || b[19] == '.') {
+		// 1 to 9 fractional digits; log4j writes 3.
+		j := 20
+		scale := 100000000
+		for j < len(b) && j < 29 && b[j] >= '0' && b[j] <= '9' {
+			ns += int(b[j]-'0') * scale
+			scale /= 10
+			j++
+		}
+		if j > 20 {
+			n = j
+		}
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, s, ns, loc), n, true
+}
+
+// parseOffset reads a zone offset after a timestamp: "Z", "+03:00", "+0300".
+func parseOffset(b []byte) (offsetSec int, n int, ok bool) {
+	if len(b) == 0 {
+		return 0, 0, false
+	}
+	if b[0] == 'Z' {
+		return 0, 1, true
+	}
+	if b[0] != '+' && b[0] != '-' {
+		return 0, 0, false
+	}
+	h, ok1 := digits(b[1:], 2)
+	if !ok1 {
+		return 0, 0, false
+	}
+	m := 0
+	n = 3
+	if len(b) >= 6 && b[3] == ':' {
+		mm, ok2 := digits(b[4:], 2)
+		if ok2 {
+			m, n = mm, 6
+		}
+	} else if mm, ok2 := digits(b[3:], 2); ok2 {
+		m, n = mm, 5
+	}
+	off := h*3600 + m*60
+	if b[0] == '-' {
+		off = -off
+	}
+	return off, n, true
+}
+
+// withOffset reinterprets a wall-clock time read in some location as a time
+// at the given fixed UTC offset.
+func withOffset(t time.Time, off int) time.Time {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	return time.Date(y, mo, d, h, mi, s, t.Nanosecond(), fixedZone(off))
+}
+
+// zoneCache keeps one *time.Location per offset so that parsing a line with
+// an offset does not allocate; parsers of several files share it.
+var zoneCache sync.Map
+
+func fixedZone(off int) *time.Location {
+	if off == 0 {
+		return time.UTC
+	}
+	if l, ok := zoneCache.Load(off); ok {
+		return l.(*time.Location)
+	}
+	l, _ := zoneCache.LoadOrStore(off, time.FixedZone("", off))
+	return l.(*time.Location)
+}
+
+func parseLevel(b []byte) (Level, int) {
+	switch {
+	case bytes.HasPrefix(b, []byte("INFO")):
+		return LevelInfo, 4
+	case bytes.HasPrefix(b, []byte("WARN")):
+		if bytes.HasPrefix(b, []byte("WARNING")) {
+			return LevelWarn, 7
+		}
+		return LevelWarn, 4
+	case bytes.HasPrefix(b, []byte("TRACE")):
+		return LevelTrace, 5
+	case bytes.HasPrefix(b, []byte("DEBUG")):
+		return LevelDebug, 5
+	case bytes.HasPrefix(b, []byte("ERROR")):
+		return LevelError, 5
+	case bytes.HasPrefix(b, []byte("FATAL")):
+		return LevelFatal, 5
+	}
+	return LevelNone, 0
+}
+
+// splitLogger cuts the trailing " (logger)" of log4j-style messages. The
+// message may itself contain parentheses, so the logger is the last " (".
+func splitLogger(m []byte) (msg, logger []byte) {
+	m = bytes.TrimRight(m, " \t\r")
+	if len(m) < 3 || m[len(m)-1] != ')' {
+		return m, nil
+	}
+	i := bytes.LastIndex(m, []byte(" ("))
+	if i < 0 {
+		return m, nil
+	}
+	lg := m[i+2 : len(m)-1]
+	// A logger name has no spaces; anything else is message text that
+	// happens to end in a parenthesis.
+	if len(lg) == 0 || bytes.IndexByte(lg, ' ') >= 0 {
+		return m, nil
+	}
+	return m[:i], lg
+}
+
+// ParseHeader recognises a record header line in any supported layout and
+// fills r. It reports false for continuation lines and lines in no known
+// layout. loc is the zone assumed for timestamps that carry none.
+func ParseHeader(line []byte, loc *time.Location, r *Record) bool {
+	*r = Record{}
+	if len(line) == 0 {
+		return false
+	}
+	return parseHeader(line, loc, r, 0)
+}
+
+func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {
+	if len(line) < 20 {
+		return false
+	}
+	switch c := line[0]; {
+	case c == '[':
+		if parseLog4j(line, loc, r) {
+			return true
+		}
+	case c >= '0' && c <= '9':
+		if parseDigitLead(line, loc, r) {
+			return true
+		}
+	case c == '{':
+		if parseJSON(line, loc, r) {
+			return true
+		}
+	case c == '%':
+		if parseLibrdkafka(line, r) {
+			return true
+		}
+	}
+	if depth > 0 {
+		return false
+	}
+	// Collector prefixes: docker-compose "name   | ", "> " quote markers from
+	// pasted tickets, stern "pod container ". Look for a layout start a
+	// little way in.
+	return parsePrefixed(line, loc, r)
+}
+
+func parsePrefixed(line []byte, loc *time.Location, r *Record) bool {
+	lim := len(line)
+	if lim > 256 {
+		lim = 256
+	}
+	// docker-compose / kubectl --prefix: "name | rest".
+	if i := bytes.Index(line[:lim], []byte("| ")); i > 0 {
+		rest := line[i+2:]
+		if parseHeader(rest, loc, r, 1) {
+			r.Prefix = bytes.TrimSpace(line[:i])
+			return true
+		}
+	}
+	// Anything else: the first '[' followed by a date, or a date after a space.
+	for i := 1; i < lim; i++ {
+		c := line[i]
+		if c == '[' && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
+			if parseHeader(line[i:], loc, r, 1) {
+				r.Prefix = bytes.TrimSpace(line[:i])
+				return true
+			}
+		} else if c == ' ' && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
+			if parseHeader(line[i+1:], loc, r, 1) {
+				r.Prefix = bytes.TrimSpace(line[:i])
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// [2019-02-25 15:01:03,023] TRACE message (logger)
+func parseLog4j(line []byte, loc *time.Location, r *Record) bool {
+	t, n, ok := parseStamp(line[1:], loc)
+	if !ok {
+		return false
+	}
+	i := 1 + n
+	if i < len(line) && line[i] != ']' {
+		// ISO8601 with offset inside the brackets (custom patterns).
+		if off, k, ok := parseOffset(line[i:]); ok {
+			t = withOffset(t, off)
+			r.HasZone = true
+			i += k
+		}
+	}
+	if i+1 >= len(line) || line[i] != ']' || line[i+1] != ' ' {
+		return false
+	}
+	i += 2
+	lv, k := parseLevel(line[i:])
+	if lv == LevelNone {
+		return false
+	}
+	i += k
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	r.Time, r.Level, r.Layout = t, lv, LayoutLog4j
+	r.Msg, r.Logger = splitLogger(line[i:])
+	return true
+}
+
+// Lines that start with a digit: Strimzi / log4j without brackets, Spring
+// Boot, LinkedIn's fork, kubectl --timestamps prefixes.
+func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
+	t, n, ok := parseStamp(line, loc)
+	if !ok {
+		return false
+	}
+	i := n
+	hasZone := false
+	if off, k, ok := parseOffset(line[i:]); ok {
+		t = withOffset(t, off)
+		hasZone = true
+		i += k
+	}
+	if i >= len(line) || line[i] != ' ' {
+		return false
+	}
+	j := i
+	for j < len(line) && line[j] == ' ' {
+		j++
+	}
+	lv, k := parseLevel(line[j:])
+	if lv == LevelNone {
+		// kubectl logs --timestamps: "2024-03-11T20:35:28.207123456Z <line>".
+		if hasZone && j < len(line) {
+			var inner Record
+			if parseHeader(line[j:], loc, &inner, 1) {
+				*r = inner
+				r.Prefix = line[:i]
+				return true
+			}
+		}
+		return false
+	}
+	j += k
+	if j >= len(line) || line[j] != ' ' {
+		return false
+	}
+	rest := line[j+1:]
+	r.Time, r.Level, r.HasZone = t, lv, hasZone
+	if line[4] == '/' && len(rest) > 0 && rest[0] == '[' {
+		return parseLinkedIn(rest, r)
+	}
+	if sp := springRest(rest); sp >= 0 {
+		return parseSpring(rest[sp:], r)
+	}
+	// Strimzi: "msg (logger) [thread]" or plain "msg (logger)".
+	r.Layout = LayoutStrimzi
+	m := bytes.TrimRight(rest, " \t\r")
+	if len(m) > 0 && m[len(m)-1] == ']' {
+		if o := bytes.LastIndex(m, []byte(") [")); o >= 0 {
+			r.Thread = m[o+3 : len(m)-1]
+			m = m[:o+1]
+		}
+	}
+	r.Msg, r.Logger = splitLogger(m)
+	return true
+}
+
+// springRest finds "PID --- " after the level in Spring Boot layouts and
+// returns the offset just past it, or -1.
+func springRest(b []byte) int {
+	i := 0
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j == i {
+		// ${PID:- } renders a lone space when unset.
+		j = i
+	}
+	if bytes.HasPrefix(b[j:], []byte(" --- ")) {
+		return j + 5
+	}
+	if j == i && bytes.HasPrefix(b[j:], []byte("--- ")) {
+		return j + 4
+	}
+	return -1
+}
+
+// [app] [thread] [correlation] logger : msg   (app/correlation optional)
+func parseSpring(b []byte, r *Record) bool {
+	r.Layout = LayoutSpring
+	// Brackets up to the logger: the last one before the logger is the thread.
+	for len(b) > 0 && b[0] == '[' {
+		e := bytes.IndexByte(b, ']')
+		if e < 0 {
+			return false
+		}
+		r.Thread = bytes.TrimSpace(b[1:e])
+		b = b[e+1:]
+		for len(b) > 0 && b[0] == ' ' {
+			b = b[1:]
+		}
+	}
+	k := bytes.Index(b, []byte(" : "))
+	if k < 0 {
+		return false
+	}
+	r.Logger = bytes.TrimSpace(b[:k])
+	r.Msg = bytes.TrimRight(b[k+3:], " \r")
+	return true
+}
+
+// [ShortLogger] [thread] [app] [] msg — thread may contain spaces.
+func parseLinkedIn(b []byte, r *Record) bool {
+	r.Layout = LayoutLinkedIn
+	var parts [4][]byte
+	for n := 0; n < 4; n++ {
+		if len(b) == 0 || b[0] != '[' {
+			return false
+		}
+		e := bytes.IndexByte(b, ']')
+		if e < 0 {
+			return false
+		}
+		parts[n] = b[1:e]
+		b = b[e+1:]
+		if len(b) > 0 && b[0] == ' ' {
+			b = b[1:]
+		}
+	}
+	r.Logger, r.Thread, r.Msg = parts[0], parts[1], bytes.TrimRight(b, " \r")
+	return true
+}
+
+// %7|1503493693.024|REQERR|mqtt_reader.1#producer-1| [thrd:...]: msg
+func parseLibrdkafka(line []byte, r *Record) bool {
+	if len(line) < 4 || line[2] != '|' {
+		return false
+	}
+	lvl := line[1]
+	rest := line[3:]
+	p := bytes.IndexByte(rest, '|')
+	if p < 0 {
+		return false
+	}
+	ts := rest[:p]
+	dot := bytes.IndexByte(ts, '.')
+	if dot < 0 {
+		return false
+	}
+	sec, ok := atoi64(ts[:dot])
+	ms, ok2 := atoi64(ts[dot+1:])
+	if !ok || !ok2 {
+		return false
+	}
+	rest = rest[p+1:]
+	f := bytes.IndexByte(rest, '|')
+	if f < 0 {
+		return false
+	}
+	fac := rest[:f]
+	rest = rest[f+1:]
+	nm := bytes.IndexByte(rest, '|')
+	if nm < 0 {
+		return false
+	}
+	r.Thread = rest[:nm]
+	r.Logger = fac
+	r.Msg = bytes.TrimLeft(rest[nm+1:], " ")
+	r.Time = time.Unix(sec, ms*int64(time.Millisecond)).UTC()
+	r.HasZone = true
+	r.Layout = LayoutLibrdkafka
+	switch lvl {
+	case '7':
+		r.Level = LevelDebug
+	case '6', '5':
+		r.Level = LevelInfo
+	case '4':
+		r.Level = LevelWarn
+	default:
+		r.Level = LevelError
+	}
+	return true
+}
+
+func atoi64(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}

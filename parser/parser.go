@@ -1,0 +1,448 @@
+package parser
+
+import (
+	"bytes"
+	"time"
+)
+
+// Era markers: line shapes that only some Kafka versions write. A source's
+// markers together name the version range it came from.
+type Era uint32
+
+const (
+	EraBrokerN        Era = 1 << iota // "Broker N received ..." (0.8.2–0.11)
+	EraBracketTP                      // "[t,p]" partition notation (≤0.11)
+	EraTPInTransition                 // 0.10.2+ "t-p" in transition lines under "Broker N"
+	EraBrokerID                       // "[Broker id=N]" (1.0+)
+	EraPartitionState                 // "PartitionState(" (0.10–2.3)
+	EraGenerated                      // "LeaderAndIsrPartitionState(" (2.4+)
+	EraRequestInfo                    // "Handling LeaderAndIsr request ... for N partitions" (2.6+)
+	EraFinished                       // "Finished LeaderAndIsr request in" (2.7+)
+	EraKRaft                          // "Transitioning N partition(s)" (KRaft 3.0+)
+	EraTopicID                        // "with topic id Some(" (3.3+)
+	EraPreviousLeader                 // "Previous leader Some(" (3.6+)
+	EraQuorumController               // KRaft controller lines
+	EraZKController                   // ZK controller lines
+	EraLeaderEpochServerLog           // "starts at Leader Epoch" in server.log (0.11–2.5)
+	EraProducer                       // Java producer lines
+	EraClientPrefix                   // "[Producer clientId=" (client 1.0+)
+	EraTrace                          // per-partition TRACE state-change lines
+	EraNotLeaderOrFollower            // NOT_LEADER_OR_FOLLOWER (client 2.6+)
+	EraNotLeaderForPartition          // NOT_LEADER_FOR_PARTITION (client ≤2.5)
+)
+
+// Stats counts what one source contained.
+type Stats struct {
+	Lines         int64
+	Records       int64
+	Continuations int64
+	// NotUnderstood: lines in no known layout that do not continue a record
+	// (shell noise before the first record, binary garbage).
+	NotUnderstood int64
+	// Unparsed: records from leadership loggers (or naming LeaderAndIsr)
+	// that no rule understood. A rising count means a format we miss.
+	Unparsed int64
+	// Events: events emitted.
+	Events     int64
+	CutLines   int64 // lines longer than the reader's limit, cut
+	OutOfOrder int64 // records whose time went backwards within the source
+	Levels     uint8 // bit per Level
+	Layouts    uint8 // bit per Layout
+	Eras       Era
+	HasZone    bool
+	First      time.Time
+	Last       time.Time
+	// Brokers: ids seen in the lines ([Broker id=N], Broker N, broker=N).
+	Brokers []int32
+	// Controllers: ids seen acting as ZK or KRaft controller.
+	Controllers []int32
+	// Producers: client ids seen.
+	Producers []string
+	// UnparsedSamples: the first few unparsed lines, for diagnostics.
+	UnparsedSamples []string
+	// ByLogger counts records by the kind of logger that wrote them.
+	ByLogger [NumLoggerKinds]int64
+}
+
+// LoggerKind groups Kafka's loggers by what they write.
+type LoggerKind = loggerKind
+
+// Logger kinds, for Stats.ByLogger.
+const (
+	LoggerOther       = lgNone
+	LoggerStateChange = lgStateChange
+	LoggerController  = lgController
+	LoggerPartition   = lgPartition
+	LoggerServer      = lgServer
+	LoggerQuorum      = lgQuorum
+	LoggerSender      = lgProducerSender
+	LoggerConfig      = lgProducerConfig
+	LoggerAppInfo     = lgAppInfo
+	LoggerCallback    = lgClientCallback
+	LoggerLibrdkafka  = lgLibrdkafka
+	NumLoggerKinds    = lgLibrdkafka + 1
+)
+
+func addID(ids []int32, id int32) []int32 {
+	if id == Unknown || id < 0 {
+		return ids
+	}
+	for _, x := range ids {
+		if x == id {
+			return ids
+		}
+	}
+	if len(ids) >= 64 {
+		return ids
+	}
+	return append(ids, id)
+}
+
+// Parser parses the lines of one source. It is not safe for concurrent use;
+// use one Parser per file.
+type Parser struct {
+	loc   *time.Location
+	Stats Stats
+	emit  func(*Event)
+
+	lineNo     int64
+	haveRecord bool // a record header has been seen (continuations attach to it)
+	lastTime   time.Time
+
+	// pend holds a record whose meaning depends on the lines after it
+	// (exception lines, a config block, a hard-wrapped line).
+	pend     pending
+	snapshot bool // KRaft controller is replaying a snapshot
+
+	// lastRetry pairs the producer's "Received invalid metadata error" line
+	// with the "Got error produce response" line it follows.
+	lastRetry struct {
+		client    string
+		topic     string
+		partition int32
+		t         time.Time
+		attempts  int64
+	}
+	rec Record
+	ev  Event
+}
+
+type pendKind uint8
+
+const (
+	pendNone pendKind = iota
+	pendWrapped
+	pendConfig
+	pendClientError
+)
+
+type pending struct {
+	kind  pendKind
+	line  int64
+	head  []byte // copy of the header line
+	conts [][]byte
+	size  int
+}
+
+// maxPending bounds what one multi-line record may hold.
+const maxPending = 256 << 10
+
+// New returns a parser that reads zone-less timestamps in loc.
+func New(loc *time.Location) *Parser {
+	if loc == nil {
+		loc = time.Local
+	}
+	return &Parser{loc: loc}
+}
+
+// Location is the zone assumed for timestamps without one.
+func (p *Parser) Location() *time.Location { return p.loc }
+
+// Line parses one physical line (without its line ending) and calls emit for
+// every event it yields. emit must not keep the *Event; copy it.
+func (p *Parser) Line(line []byte, emit func(*Event)) {
+	p.lineNo++
+	p.Stats.Lines++
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	p.emit = emit
+	if !looksLikeHeader(line) || !ParseHeader(line, p.loc, &p.rec) {
+		p.continuation(line)
+		return
+	}
+	p.finishPending()
+	p.haveRecord = true
+	p.record(line)
+}
+
+// Flush finishes a record still waiting for continuation lines. Call at end
+// of input, and in live mode when a source has been quiet for a while.
+func (p *Parser) Flush(emit func(*Event)) {
+	p.emit = emit
+	p.finishPending()
+}
+
+// looksLikeHeader is the cheap test that keeps stack-trace lines away from
+// the layout parsers.
+func looksLikeHeader(line []byte) bool {
+	if len(line) < 20 {
+		return false
+	}
+	switch c := line[0]; {
+	case c == '\t' || c == ' ':
+		// Indented: a stack frame or config line, unless a collector
+		// prefix was padded ("kafka  | [2020-...").
+		return bytes.Contains(line[:min(len(line), 128)], []byte("| "))
+	case c == 'a' && bytes.HasPrefix(line, []byte("at ")):
+		return false
+	}
+	return true
+}
+
+func (p *Parser) continuation(line []byte) {
+	if !p.haveRecord {
+		if len(bytes.TrimSpace(line)) > 0 {
+			p.Stats.NotUnderstood++
+		}
+		return
+	}
+	p.Stats.Continuations++
+	switch p.pend.kind {
+	case pendNone:
+		return
+	case pendWrapped:
+		// A paste that hard-wrapped the line: glue the piece back on and
+		// re-read the record, unless this is plainly a stack frame.
+		if len(line) > 0 && line[0] != '\t' && line[0] != ' ' && !bytes.HasPrefix(line, []byte("Caused by")) {
+			joined := append(p.pend.head, line...)
+			p.pend.head = joined
+			p.pend.kind = pendNone
+			if ParseHeader(joined, p.loc, &p.rec) {
+				p.Stats.Continuations--
+				p.record(joined)
+			}
+			return
+		}
+		p.pend.kind = pendNone
+		if ParseHeader(p.pend.head, p.loc, &p.rec) {
+			p.dispatch(p.pend.head, false)
+		}
+		return
+	}
+	if p.pend.size+len(line) > maxPending || len(p.pend.conts) > 4096 {
+		return
+	}
+	c := append([]byte(nil), line...)
+	p.pend.conts = append(p.pend.conts, c)
+	p.pend.size += len(c)
+}
+
+// record handles a freshly parsed header in p.rec.
+func (p *Parser) record(line []byte) {
+	r := &p.rec
+	p.Stats.Records++
+	p.Stats.Levels |= 1 << r.Level
+	p.Stats.Layouts |= 1 << r.Layout
+	if r.HasZone {
+		p.Stats.HasZone = true
+	}
+	if p.Stats.First.IsZero() {
+		p.Stats.First = r.Time
+	}
+	if r.Time.Before(p.lastTime) {
+		p.Stats.OutOfOrder++
+	} else {
+		p.Stats.Last = r.Time
+	}
+	p.lastTime = r.Time
+	p.dispatch(line, true)
+}
+
+// dispatch routes a record by its logger, then by message shape. first is
+// false when a held record is being finished.
+func (p *Parser) dispatch(line []byte, first bool) {
+	r := &p.rec
+	lg := loggerClass(r.Logger)
+	if first {
+		p.Stats.ByLogger[lg]++
+	}
+	if first && lg == lgNone && (r.Layout == LayoutLog4j || r.Layout == LayoutStrimzi) && len(r.Logger) == 0 {
+		// No "(logger)" where the layout has one: maybe a hard-wrapped paste.
+		// Hold it for one line.
+		p.hold(pendWrapped, line)
+		return
+	}
+	switch lg {
+	case lgStateChange, lgController, lgPartition, lgServer, lgQuorum:
+		if !p.broker(lg) {
+			p.unparsed(line)
+		}
+	case lgProducerSender:
+		if !p.sender() {
+			p.unparsed(line)
+		}
+	case lgProducerConfig:
+		if bytes.HasPrefix(r.Msg, []byte("ProducerConfig values:")) || bytes.Contains(r.Msg, []byte("ProducerConfig values:")) {
+			if first {
+				p.hold(pendConfig, line)
+				return
+			}
+			p.producerConfig()
+		}
+	case lgAppInfo:
+		p.appInfo()
+	case lgClientCallback:
+		if first {
+			p.hold(pendClientError, line)
+			return
+		}
+		p.clientFailure()
+	case lgLibrdkafka:
+		p.librdkafka()
+	default:
+		// Unknown logger (an application's own, or none): only a few
+		// shapes matter here, looked for with cheap byte checks.
+		m := r.Msg
+		if len(r.Logger) == 0 && (bytes.HasPrefix(m, []byte("[Broker id=")) || bytes.HasPrefix(m, []byte("[Controller id=")) || bytes.HasPrefix(m, []byte("Broker ")) || bytes.HasPrefix(m, []byte("Controller "))) {
+			if p.broker(lgStateChange) {
+				return
+			}
+		}
+		if r.Level >= LevelWarn && (r.Level >= LevelError || bytes.Contains(m, []byte("send"))) {
+			if first {
+				p.hold(pendClientError, line)
+				return
+			}
+			p.clientFailure()
+			return
+		}
+		if bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error")) {
+			p.sender()
+		}
+	}
+}
+
+func (p *Parser) hold(k pendKind, line []byte) {
+	p.pend.kind = k
+	p.pend.line = p.lineNo
+	p.pend.head = append(p.pend.head[:0], line...)
+	p.pend.conts = p.pend.conts[:0]
+	p.pend.size = 0
+}
+
+func (p *Parser) finishPending() {
+	if p.pend.kind == pendNone {
+		return
+	}
+	k := p.pend.kind
+	p.pend.kind = pendNone
+	saved := p.rec
+	if !ParseHeader(p.pend.head, p.loc, &p.rec) {
+		p.rec = saved
+		return
+	}
+	lineNo := p.lineNo
+	p.lineNo = p.pend.line
+	switch k {
+	case pendWrapped:
+		p.dispatch(p.pend.head, false)
+	case pendConfig:
+		p.producerConfig()
+	case pendClientError:
+		p.clientFailure()
+	}
+	p.lineNo = lineNo
+	p.rec = saved
+}
+
+func (p *Parser) unparsed(line []byte) {
+	// Only count records that plausibly carry leadership content; the
+	// leadership loggers also write plenty we deliberately ignore.
+	p.Stats.Unparsed++
+	if len(p.Stats.UnparsedSamples) < 20 {
+		s := line
+		if len(s) > 300 {
+			s = s[:300]
+		}
+		p.Stats.UnparsedSamples = append(p.Stats.UnparsedSamples, string(s))
+	}
+}
+
+// start fills p.ev for a new event from the current record.
+func (p *Parser) start(kind Kind) *Event {
+	p.ev = newEvent(kind)
+	p.ev.Time = p.rec.Time
+	p.ev.Line = p.lineNo
+	return &p.ev
+}
+
+func (p *Parser) send() {
+	p.Stats.Events++
+	p.emit(&p.ev)
+}
+
+type loggerKind uint8
+
+const (
+	lgNone loggerKind = iota
+	lgStateChange
+	lgController // ZK kafka.controller.* and KRaft org.apache.kafka.controller.*
+	lgPartition  // kafka.cluster.Partition
+	lgServer     // broker lifecycle, fetchers, ZooKeeper client
+	lgQuorum     // org.apache.kafka.raft.*
+	lgProducerSender
+	lgProducerConfig
+	lgAppInfo
+	lgClientCallback
+	lgLibrdkafka
+)
+
+// loggerClass maps a logger name (full, Logback-abbreviated or short) to
+// what it writes. Switches on the last dotted component so that
+// "org.apache.kafka.clients.producer.internals.Sender",
+// "o.a.k.clients.producer.internals.Sender" and "o.a.k.c.p.i.Sender" agree.
+func loggerClass(lg []byte) loggerKind {
+	if len(lg) == 0 {
+		return lgNone
+	}
+	if string(lg) == "state.change.logger" {
+		return lgStateChange
+	}
+	last := lg
+	if i := bytes.LastIndexByte(lg, '.'); i >= 0 {
+		last = lg[i+1:]
+	}
+	if i := bytes.IndexByte(last, '$'); i >= 0 {
+		last = last[:i]
+	}
+	switch string(last) {
+	case "KafkaController", "PartitionStateMachine", "ZkPartitionStateMachine", "ReplicaStateMachine",
+		"ZkReplicaStateMachine", "OfflinePartitionLeaderSelector", "PreferredReplicaPartitionLeaderSelector",
+		"ControlledShutdownLeaderSelector", "ReassignedPartitionLeaderSelector", "QuorumController",
+		"ReplicationControlManager", "ClusterControlManager", "BrokerHeartbeatManager", "PartitionChangeBuilder",
+		"ControllerEventManager", "TopicDeletionManager", "PartitionRegistration":
+		return lgController
+	case "Partition":
+		return lgPartition
+	case "KafkaServer", "BrokerServer", "KafkaRaftServer", "BrokerLifecycleManager", "ZooKeeperClient",
+		"KafkaZkClient", "ZkUtils", "KafkaHealthcheck", "ReplicaFetcherManager", "ReplicaManager", "KafkaApis",
+		"ControllerServer", "SharedServer", "BrokerMetadataPublisher", "ZkClient", "ClientCnxn":
+		return lgServer
+	case "QuorumState", "KafkaRaftClient", "RaftManager":
+		return lgQuorum
+	case "Sender":
+		if bytes.Contains(lg, []byte("producer")) || bytes.Contains(lg, []byte(".p.")) || bytes.HasPrefix(lg, []byte("o.a.k")) {
+			return lgProducerSender
+		}
+	case "ProducerConfig":
+		return lgProducerConfig
+	case "AppInfoParser":
+		return lgAppInfo
+	case "ErrorLoggingCallback", "LoggingProducerListener", "KafkaTemplate":
+		return lgClientCallback
+	case "REQERR", "LEADERUA", "MSGSET", "FAIL", "PARTCNT", "METADATA", "BROKERUA":
+		return lgLibrdkafka
+	}
+	return lgNone
+}

@@ -1,0 +1,229 @@
+// Package report turns the timeline's output into the text postmortem
+// report and JSON lines. It holds aggregates, not episodes: memory grows
+// with the number of elections kept for the report's lists (bounded), not
+// with the size of the logs.
+package report
+
+import (
+	"sort"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/timeline"
+)
+
+// Options says how to render.
+type Options struct {
+	// Loc is the zone every time is shown in.
+	Loc *time.Location
+	// ZoneNote says where Loc came from ("--tz UTC", "machine local zone").
+	ZoneNote string
+	// KeepEpisodes bounds the episodes kept for the text report's detail
+	// section (the slowest and the ones with producer errors are kept).
+	KeepEpisodes int
+	// KeepErrors bounds the producer errors listed one by one.
+	KeepErrors int
+}
+
+// brokerAgg aggregates one broker's apply times.
+type brokerAgg struct {
+	Broker     int32
+	Partitions int
+	Applied    []time.Duration
+	Max        time.Duration
+	MaxKey     timeline.Key
+	MaxPhase   parser.Phase
+	MaxPhaseD  time.Duration
+}
+
+// Collector is a timeline.Sink that aggregates for the report, and
+// optionally streams each finished record as a JSON line.
+type Collector struct {
+	Opt Options
+	// JSON, if set, receives each finished record as it is finished.
+	JSON *JSONWriter
+
+	Episodes     int
+	Transitions  int
+	LeaderMoved  int
+	LeaderKept   int
+	LeaderNone   int // leader -1
+	MetadataOnly int
+	Unclean      int
+	Durations    []time.Duration
+	ByCause      map[parser.Cause]int
+	Slowest      []*EpisodeSummary // top N by duration
+	Kept         []*EpisodeSummary // detail section
+	Bursts       []*timeline.Burst
+	brokers      map[int32]*brokerAgg
+
+	Errors     int
+	ByMatch    [3]int
+	Finals     int
+	ByError    map[string]int
+	Lags       []time.Duration
+	ErrorList  []*timeline.ProducerError
+	Unexplain  map[timeline.TP]int
+	ErrorsSeen map[string]int // by client
+
+	First, Last time.Time
+}
+
+// EpisodeSummary is an episode reduced to what the text report prints.
+type EpisodeSummary struct {
+	*timeline.Episode
+}
+
+// NewCollector returns a collector.
+func NewCollector(opt Options) *Collector {
+	if opt.Loc == nil {
+		opt.Loc = time.Local
+	}
+	if opt.KeepEpisodes == 0 {
+		opt.KeepEpisodes = 200
+	}
+	if opt.KeepErrors == 0 {
+		opt.KeepErrors = 200
+	}
+	return &Collector{
+		Opt: opt, ByCause: map[parser.Cause]int{}, brokers: map[int32]*brokerAgg{},
+		ByError: map[string]int{}, Unexplain: map[timeline.TP]int{}, ErrorsSeen: map[string]int{},
+	}
+}
+
+const slowestN = 10
+
+// Episode implements timeline.Sink.
+func (c *Collector) Episode(e *timeline.Episode) {
+	if c.JSON != nil {
+		c.JSON.Episode(e)
+	}
+	c.Episodes++
+	if c.First.IsZero() || e.Start.Before(c.First) {
+		c.First = e.Start
+	}
+	if e.End.After(c.Last) {
+		c.Last = e.End
+	}
+	if !e.Transition {
+		c.MetadataOnly++
+		return
+	}
+	c.Transitions++
+	if e.Unclean {
+		c.Unclean++
+	}
+	switch changed, known := e.LeaderChanged(); {
+	case e.Leader == -1:
+		c.LeaderNone++
+	case known && changed:
+		c.LeaderMoved++
+	case known && !changed:
+		c.LeaderKept++
+	}
+	c.ByCause[e.Cause]++
+	d := e.Duration()
+	c.Durations = append(c.Durations, d)
+	s := &EpisodeSummary{e}
+	// Top N slowest.
+	if len(c.Slowest) < slowestN || d > c.Slowest[len(c.Slowest)-1].Duration() {
+		c.Slowest = append(c.Slowest, s)
+		sort.SliceStable(c.Slowest, func(i, j int) bool { return c.Slowest[i].Duration() > c.Slowest[j].Duration() })
+		if len(c.Slowest) > slowestN {
+			c.Slowest = c.Slowest[:slowestN]
+		}
+	}
+	if len(c.Kept) < c.Opt.KeepEpisodes {
+		c.Kept = append(c.Kept, s)
+	}
+	for _, bt := range e.Brokers {
+		ba := c.brokers[bt.Broker]
+		if ba == nil {
+			ba = &brokerAgg{Broker: bt.Broker}
+			c.brokers[bt.Broker] = ba
+		}
+		ap, ok := bt.Applied()
+		if !ok {
+			continue
+		}
+		ba.Partitions++
+		ba.Applied = append(ba.Applied, ap)
+		if ap >= ba.Max {
+			ba.Max, ba.MaxKey = ap, e.Key
+			ba.MaxPhase, ba.MaxPhaseD = slowestStep(bt)
+		}
+	}
+}
+
+// slowestStep finds the longest gap between consecutive phases a broker
+// logged, naming the phase that ended it (e.g. "truncated" took 2.4 s).
+func slowestStep(bt *timeline.BrokerTimeline) (parser.Phase, time.Duration) {
+	type pt struct {
+		ph parser.Phase
+		t  time.Time
+	}
+	var pts []pt
+	for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
+		if ph == parser.PhaseCached || bt.Phases[ph].IsZero() {
+			continue
+		}
+		pts = append(pts, pt{ph, bt.Phases[ph]})
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].t.Before(pts[j].t) })
+	best, bestD := parser.PhaseNone, time.Duration(0)
+	for i := 1; i < len(pts); i++ {
+		if d := pts[i].t.Sub(pts[i-1].t); d > bestD {
+			best, bestD = pts[i].ph, d
+		}
+	}
+	return best, bestD
+}
+
+// ProducerError implements timeline.Sink.
+func (c *Collector) ProducerError(pe *timeline.ProducerError) {
+	if c.JSON != nil {
+		c.JSON.ProducerError(pe)
+	}
+	c.Errors++
+	c.ByMatch[pe.Match]++
+	if pe.Final {
+		c.Finals++
+	}
+	c.ByError[pe.Error]++
+	c.ErrorsSeen[pe.ClientID]++
+	if pe.Match == timeline.MatchAfter {
+		c.Lags = append(c.Lags, pe.Lag)
+	}
+	if pe.Match == timeline.MatchNone {
+		c.Unexplain[timeline.TP{Topic: pe.Topic, Partition: pe.Partition}]++
+	}
+	if len(c.ErrorList) < c.Opt.KeepErrors {
+		cp := *pe
+		c.ErrorList = append(c.ErrorList, &cp)
+	}
+}
+
+// Burst implements timeline.Sink.
+func (c *Collector) Burst(b *timeline.Burst) {
+	if c.JSON != nil {
+		c.JSON.Burst(b)
+	}
+	c.Bursts = append(c.Bursts, b)
+}
+
+// Percentile returns the p-th percentile (0–100) of ds by nearest rank.
+func Percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	rank := int(p/100*float64(len(s))+0.999999) - 1
+	if rank < 0 {
+		rank = 0
+	}
+	if rank >= len(s) {
+		rank = len(s) - 1
+	}
+	return s[rank]
+}

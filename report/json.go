@@ -1,0 +1,232 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/timeline"
+)
+
+// TimeFormat is RFC 3339 with milliseconds and the zone offset.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// JSONWriter writes one JSON object per line.
+type JSONWriter struct {
+	w   *bufio.Writer
+	enc *json.Encoder
+	loc *time.Location
+	// Err is the first write error (a closed pipe, a full disk).
+	Err error
+}
+
+// NewJSONWriter writes to w, showing times in loc.
+func NewJSONWriter(w io.Writer, loc *time.Location) *JSONWriter {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	return &JSONWriter{w: bw, enc: enc, loc: loc}
+}
+
+// Flush writes buffered lines.
+func (j *JSONWriter) Flush() error {
+	if err := j.w.Flush(); err != nil && j.Err == nil {
+		j.Err = err
+	}
+	return j.Err
+}
+
+func (j *JSONWriter) put(v any) {
+	if j.Err != nil {
+		return
+	}
+	if err := j.enc.Encode(v); err != nil {
+		j.Err = err
+	}
+}
+
+func (j *JSONWriter) tm(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.In(j.loc).Format(TimeFormat)
+	return &s
+}
+
+func optInt(v int32) *int32 {
+	if v == parser.Unknown {
+		return nil
+	}
+	return &v
+}
+
+// JSONBroker is one broker's part of an election.
+type JSONBroker struct {
+	Broker    int32             `json:"broker"`
+	Role      string            `json:"role"`
+	Phases    map[string]string `json:"phases"`
+	ApplyMs   *int64            `json:"apply_ms"`
+	ElapsedMs *int64            `json:"finished_in_ms,omitempty"`
+	Repeats   int               `json:"repeats,omitempty"`
+}
+
+// JSONElection is the "election" record (README documents it).
+type JSONElection struct {
+	Type               string       `json:"type"`
+	Topic              string       `json:"topic"`
+	Partition          int32        `json:"partition"`
+	LeaderEpoch        int32        `json:"leader_epoch"`
+	Leader             *int32       `json:"leader"`
+	PreviousLeader     *int32       `json:"previous_leader"`
+	LeaderChanged      *bool        `json:"leader_changed"`
+	Controller         *int32       `json:"controller"`
+	ControllerEpoch    *int32       `json:"controller_epoch"`
+	Cause              *string      `json:"cause"`
+	CauseBrokers       []int32      `json:"cause_brokers,omitempty"`
+	Unclean            bool         `json:"unclean"`
+	Decided            *string      `json:"decided"`
+	Start              *string      `json:"start"`
+	End                *string      `json:"end"`
+	DurationMs         int64        `json:"duration_ms"`
+	ISR                []int32      `json:"isr,omitempty"`
+	Replicas           []int32      `json:"replicas,omitempty"`
+	Brokers            []JSONBroker `json:"brokers"`
+	ProducerErrors     int          `json:"producer_errors"`
+	Transition         bool         `json:"transition"`
+	Burst              int          `json:"burst,omitempty"`
+	Late               int          `json:"late_lines,omitempty"`
+	SentLeaderAndIsr   *string      `json:"sent_leader_and_isr,omitempty"`
+	SentUpdateMetadata *string      `json:"sent_update_metadata,omitempty"`
+}
+
+func roleName(r parser.Role) string {
+	if s := r.String(); s != "" {
+		return s
+	}
+	return "observer"
+}
+
+// ElectionRecord builds the JSON form of an episode.
+func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
+	je := JSONElection{
+		Type: "election", Topic: e.Topic, Partition: e.Partition, LeaderEpoch: e.LeaderEpoch,
+		Leader: optInt(e.Leader), PreviousLeader: optInt(e.PreviousLeader),
+		Controller: optInt(e.Controller), ControllerEpoch: optInt(e.ControllerEpoch),
+		Unclean: e.Unclean, Decided: j.tm(e.Decided), Start: j.tm(e.Start), End: j.tm(e.End),
+		DurationMs: e.Duration().Milliseconds(), ISR: e.ISR, Replicas: e.Replicas,
+		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Burst: e.BurstID, Late: e.Late,
+		CauseBrokers: e.CauseBrokers, Brokers: []JSONBroker{},
+		SentLeaderAndIsr: j.tm(e.SentLeaderAndIsr), SentUpdateMetadata: j.tm(e.SentUpdateMetadata),
+	}
+	if changed, known := e.LeaderChanged(); known {
+		je.LeaderChanged = &changed
+	}
+	if e.Cause != parser.CauseUnknown {
+		c := e.Cause.String()
+		je.Cause = &c
+	}
+	for _, bt := range e.Brokers {
+		jb := JSONBroker{Broker: bt.Broker, Role: roleName(bt.Role), Phases: map[string]string{}, Repeats: bt.Repeats}
+		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
+			if t := bt.Phases[ph]; !t.IsZero() {
+				jb.Phases[ph.String()] = *j.tm(t)
+			}
+		}
+		if d, ok := bt.Applied(); ok {
+			ms := d.Milliseconds()
+			jb.ApplyMs = &ms
+		}
+		if bt.Elapsed > 0 {
+			ms := bt.Elapsed.Milliseconds()
+			jb.ElapsedMs = &ms
+		}
+		je.Brokers = append(je.Brokers, jb)
+	}
+	return je
+}
+
+// Episode writes an "election" line.
+func (j *JSONWriter) Episode(e *timeline.Episode) { j.put(j.ElectionRecord(e)) }
+
+// JSONKey names an election.
+type JSONKey struct {
+	Topic       string `json:"topic"`
+	Partition   int32  `json:"partition"`
+	LeaderEpoch int32  `json:"leader_epoch"`
+}
+
+// JSONProducerError is the "producer_error" record.
+type JSONProducerError struct {
+	Type         string   `json:"type"`
+	Time         *string  `json:"time"`
+	ClientID     *string  `json:"client_id"`
+	Topic        string   `json:"topic"`
+	Partition    *int32   `json:"partition"`
+	Error        string   `json:"error"`
+	AttemptsLeft *int64   `json:"attempts_left"`
+	Final        bool     `json:"final"`
+	Inferred     bool     `json:"inferred"`
+	BrokerSide   bool     `json:"broker_side,omitempty"`
+	Match        string   `json:"match"`
+	Election     *JSONKey `json:"election"`
+	LagMs        *int64   `json:"lag_ms"`
+	Line         int64    `json:"line"`
+	Source       int      `json:"source"`
+}
+
+// ProducerErrorRecord builds the JSON form of a producer error.
+func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProducerError {
+	jp := JSONProducerError{
+		Type: "producer_error", Time: j.tm(pe.Time), Topic: pe.Topic, Partition: optInt(pe.Partition),
+		Error: pe.Error, Final: pe.Final, Inferred: pe.Inferred, BrokerSide: pe.BrokerSide,
+		Match: pe.Match.String(), Line: pe.Ref.Line, Source: pe.Ref.Source,
+	}
+	if pe.ClientID != "" {
+		id := pe.ClientID
+		jp.ClientID = &id
+	}
+	if pe.AttemptsLeft >= 0 {
+		a := pe.AttemptsLeft
+		jp.AttemptsLeft = &a
+	}
+	if pe.Election != nil {
+		jp.Election = &JSONKey{pe.Election.Topic, pe.Election.Partition, pe.Election.LeaderEpoch}
+	}
+	if pe.Match == timeline.MatchAfter {
+		ms := pe.Lag.Milliseconds()
+		jp.LagMs = &ms
+	}
+	return jp
+}
+
+// ProducerError writes a "producer_error" line.
+func (j *JSONWriter) ProducerError(pe *timeline.ProducerError) { j.put(j.ProducerErrorRecord(pe)) }
+
+// Burst writes a "burst" line.
+func (j *JSONWriter) Burst(b *timeline.Burst) {
+	var cause *string
+	if b.Cause != parser.CauseUnknown {
+		c := b.Cause.String()
+		cause = &c
+	}
+	j.put(struct {
+		Type         string  `json:"type"`
+		ID           int     `json:"id"`
+		Start        *string `json:"start"`
+		End          *string `json:"end"`
+		Elections    int     `json:"elections"`
+		Cause        *string `json:"cause"`
+		CauseBrokers []int32 `json:"cause_brokers,omitempty"`
+		P50Ms        int64   `json:"p50_ms"`
+		P99Ms        int64   `json:"p99_ms"`
+		MaxMs        int64   `json:"max_ms"`
+		Slowest      JSONKey `json:"slowest"`
+	}{"burst", b.ID, j.tm(b.Start), j.tm(b.End), b.Episodes, cause, b.CauseBrokers,
+		Percentile(b.Durations, 50).Milliseconds(), Percentile(b.Durations, 99).Milliseconds(), b.SlowestDur.Milliseconds(),
+		JSONKey{b.Slowest.Topic, b.Slowest.Partition, b.Slowest.LeaderEpoch}})
+}
+
+// Any writes an arbitrary record (source, summary, finding).
+func (j *JSONWriter) Any(v any) { j.put(v) }

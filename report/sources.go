@@ -1,0 +1,174 @@
+package report
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/source"
+)
+
+// SourceInfo is what the report says about one input file.
+type SourceInfo struct {
+	Type          string   `json:"type"`
+	Index         int      `json:"source"`
+	Path          string   `json:"path"`
+	Kind          string   `json:"kind"`
+	Brokers       []int32  `json:"brokers"`
+	Controllers   []int32  `json:"controllers,omitempty"`
+	Producers     []string `json:"producers,omitempty"`
+	Era           string   `json:"era"`
+	Levels        []string `json:"levels"`
+	Layouts       []string `json:"layouts"`
+	Lines         int64    `json:"lines"`
+	Records       int64    `json:"records"`
+	NotUnderstood int64    `json:"not_understood"`
+	Unparsed      int64    `json:"unparsed"`
+	Events        int64    `json:"events"`
+	CutLines      int64    `json:"cut_lines"`
+	OutOfOrder    int64    `json:"out_of_order"`
+	Bytes         int64    `json:"bytes"`
+	First         *string  `json:"first"`
+	Last          *string  `json:"last"`
+	Zone          string   `json:"zone"`
+	Error         *string  `json:"error"`
+}
+
+// Describe summarises a source after reading.
+func Describe(s *source.Source, loc *time.Location) SourceInfo {
+	st := &s.Stats
+	si := SourceInfo{
+		Type: "source", Index: s.Index, Path: s.Path, Brokers: st.Brokers, Controllers: st.Controllers,
+		Producers: st.Producers, Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
+		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
+		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{},
+	}
+	if si.Brokers == nil {
+		si.Brokers = []int32{}
+	}
+	for l := parser.LevelTrace; l <= parser.LevelFatal; l++ {
+		if st.Levels&(1<<l) != 0 {
+			si.Levels = append(si.Levels, l.String())
+		}
+	}
+	for l := parser.LayoutLog4j; l <= parser.LayoutLibrdkafka; l++ {
+		if st.Layouts&(1<<l) != 0 {
+			si.Layouts = append(si.Layouts, l.String())
+		}
+	}
+	if !st.First.IsZero() {
+		f := st.First.In(loc).Format(TimeFormat)
+		l := st.Last.In(loc).Format(TimeFormat)
+		si.First, si.Last = &f, &l
+	}
+	switch {
+	case st.HasZone:
+		si.Zone = "offset in the lines"
+	case s.Loc != nil:
+		si.Zone = "assumed " + zoneName(s.Loc)
+	}
+	if s.Err != nil {
+		e := s.Err.Error()
+		si.Error = &e
+	}
+	return si
+}
+
+func zoneName(l *time.Location) string {
+	if l == time.Local {
+		name, _ := time.Now().In(l).Zone()
+		if l.String() == "Local" {
+			return "machine local zone (" + name + ")"
+		}
+	}
+	return l.String()
+}
+
+// Kind names what a file is, from its name and what it held.
+func Kind(s *source.Source) string {
+	if s.Binary {
+		return "binary"
+	}
+	st := &s.Stats
+	b := st.ByLogger
+	name := filepath.Base(s.Path)
+	switch {
+	case strings.HasPrefix(name, "state-change.log"):
+		return "state-change.log"
+	case strings.HasPrefix(name, "controller.log"):
+		return "controller.log"
+	case strings.HasPrefix(name, "server.log"):
+		return "server.log"
+	}
+	client := b[parser.LoggerSender] + b[parser.LoggerConfig] + b[parser.LoggerCallback] + b[parser.LoggerLibrdkafka]
+	broker := b[parser.LoggerStateChange] + b[parser.LoggerController] + b[parser.LoggerPartition] + b[parser.LoggerServer] + b[parser.LoggerQuorum]
+	switch {
+	case st.Records == 0:
+		return "unrecognised"
+	case client > 0 && broker == 0:
+		return "client application log"
+	case b[parser.LoggerStateChange] > 0 && b[parser.LoggerServer]+b[parser.LoggerPartition] > 0:
+		return "broker stdout (all loggers)"
+	case b[parser.LoggerStateChange] > 0:
+		return "state-change log"
+	case b[parser.LoggerController] > 0 && b[parser.LoggerServer] == 0:
+		return "controller log"
+	case broker > 0:
+		return "server log"
+	case st.Eras&parser.EraProducer != 0:
+		return "client application log"
+	}
+	return "other log"
+}
+
+// EraName names the Kafka version range the source's line shapes belong to.
+func EraName(st *parser.Stats) string {
+	e := st.Eras
+	var parts []string
+	switch {
+	case e&parser.EraKRaft != 0 || (e&parser.EraTopicID != 0 && e&parser.EraRequestInfo == 0):
+		switch {
+		case e&parser.EraPreviousLeader != 0:
+			parts = append(parts, "KRaft broker 3.6+")
+		case e&parser.EraTopicID != 0:
+			parts = append(parts, "KRaft broker 3.3+")
+		default:
+			parts = append(parts, "KRaft broker 3.0+")
+		}
+	case e&parser.EraFinished != 0:
+		parts = append(parts, "ZK broker 2.7–3.9 (INFO)")
+	case e&parser.EraRequestInfo != 0:
+		parts = append(parts, "ZK broker 2.6+ (INFO)")
+	case e&parser.EraGenerated != 0:
+		parts = append(parts, "ZK broker 2.4–2.5 (TRACE)")
+	case e&parser.EraBrokerID != 0:
+		parts = append(parts, "ZK broker 1.0–2.3 (TRACE)")
+	case e&parser.EraBrokerN != 0 && e&parser.EraTPInTransition != 0:
+		parts = append(parts, "ZK broker 0.10.2–0.11 (TRACE)")
+	case e&parser.EraBrokerN != 0:
+		parts = append(parts, "ZK broker 0.8.2–0.11 (TRACE)")
+	case e&parser.EraLeaderEpochServerLog != 0:
+		parts = append(parts, "ZK broker 0.11–2.5 server.log")
+	}
+	if e&parser.EraZKController != 0 {
+		parts = append(parts, "ZK controller")
+	}
+	if e&parser.EraQuorumController != 0 {
+		parts = append(parts, "KRaft controller")
+	}
+	if e&parser.EraProducer != 0 {
+		switch {
+		case e&parser.EraNotLeaderOrFollower != 0:
+			parts = append(parts, "Java producer 2.6+")
+		case e&parser.EraNotLeaderForPartition != 0:
+			parts = append(parts, "Java producer ≤2.5")
+		default:
+			parts = append(parts, "Java producer")
+		}
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	return strings.Join(parts, " + ")
+}

@@ -1,0 +1,238 @@
+// Package source finds log files, reads them (plain or gzip, stdin) line by
+// line with bounded memory, parses each with its own parser, and merges the
+// events of all files in time order. It only ever opens files read-only.
+package source
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Input is one file to read ("-" is standard input).
+type Input struct {
+	Path string
+	// Chain groups a log with its rotated predecessors (state-change.log,
+	// state-change.log.2019-02-25-15, ...): files of one chain are read one
+	// after another, oldest first, by one reader.
+	Chain string
+	// Order sorts files within a chain, oldest first.
+	Order string
+	Gzip  bool
+	Size  int64
+	// Binary: the file starts with bytes no text log has; it may be a KRaft
+	// metadata segment (left to the caller).
+	Binary bool
+}
+
+// Skipped is a path that could not be used, with the reason.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// knownBase reports whether a file name is a Kafka log or a rotation of one.
+func knownBase(name string) (base string, ok bool) {
+	n := strings.TrimSuffix(name, ".gz")
+	for _, b := range []string{"state-change.log", "controller.log", "server.log", "kafkaServer.out", "kafka-server.log"} {
+		if n == b || strings.HasPrefix(n, b+".") || strings.HasPrefix(n, b+"-") {
+			return b, true
+		}
+	}
+	switch ext := filepath.Ext(n); ext {
+	case ".log", ".txt", ".out", ".json", ".jsonl", ".ndjson":
+		return n, true
+	}
+	// app.log.1, app.log.2024-03-11 (logback / logrotate rotations).
+	if i := strings.Index(n, ".log."); i > 0 {
+		return n[:i+4], true
+	}
+	return "", false
+}
+
+// Discover expands paths: files are taken as given (any name), directories
+// are walked for Kafka logs, their rotations, *.gz of them and other
+// *.log/*.txt/*.out files. Symlink loops and unreadable entries are skipped
+// with a reason, never fatal.
+func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
+	var ins []Input
+	var skipped []Skipped
+	seen := map[string]bool{}
+	add := func(path string, fi fs.FileInfo, explicit bool) {
+		key := path
+		if abs, err := filepath.Abs(path); err == nil {
+			key = abs
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		if maxFiles > 0 && len(ins) >= maxFiles {
+			skipped = append(skipped, Skipped{path, fmt.Sprintf("over the limit of %d files", maxFiles)})
+			return
+		}
+		name := filepath.Base(path)
+		base, ok := knownBase(name)
+		if !ok && !explicit {
+			return
+		}
+		if !ok {
+			base = strings.TrimSuffix(name, ".gz")
+		}
+		if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
+			skipped = append(skipped, Skipped{path, "not a regular file"})
+			return
+		}
+		in := Input{Path: path, Chain: filepath.Join(filepath.Dir(path), base), Size: fi.Size(), Gzip: strings.HasSuffix(name, ".gz")}
+		in.Order = rotationOrder(strings.TrimSuffix(name, ".gz"), base)
+		if fi.Mode().IsRegular() {
+			gz, bin, err := sniff(path)
+			if err != nil {
+				skipped = append(skipped, Skipped{path, err.Error()})
+				return
+			}
+			in.Gzip = gz
+			in.Binary = bin
+		}
+		ins = append(ins, in)
+	}
+	for _, p := range paths {
+		if p == "-" {
+			ins = append(ins, Input{Path: "-", Chain: "-"})
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			skipped = append(skipped, Skipped{p, reason(err)})
+			continue
+		}
+		if !fi.IsDir() {
+			add(p, fi, true)
+			continue
+		}
+		walkDir(p, map[string]bool{}, func(path string, fi fs.FileInfo) { add(path, fi, false) }, &skipped, 0)
+	}
+	sort.SliceStable(ins, func(i, j int) bool {
+		if ins[i].Chain != ins[j].Chain {
+			return ins[i].Chain < ins[j].Chain
+		}
+		return ins[i].Order < ins[j].Order
+	})
+	return ins, skipped
+}
+
+// walkDir follows symlinked directories once (by real path), so links
+// into the log tree work and loops end.
+func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), skipped *[]Skipped, depth int) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		*skipped = append(*skipped, Skipped{dir, reason(err)})
+		return
+	}
+	if visited[real] {
+		*skipped = append(*skipped, Skipped{dir, "directory already visited (symlink loop)"})
+		return
+	}
+	if depth > 32 {
+		*skipped = append(*skipped, Skipped{dir, "directory nesting deeper than 32"})
+		return
+	}
+	visited[real] = true
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		*skipped = append(*skipped, Skipped{dir, reason(err)})
+		return
+	}
+	for _, e := range ents {
+		path := filepath.Join(dir, e.Name())
+		fi, err := os.Stat(path) // follows links
+		if err != nil {
+			if _, lerr := os.Lstat(path); lerr == nil && e.Type()&fs.ModeSymlink != 0 {
+				*skipped = append(*skipped, Skipped{path, "broken or looping symlink"})
+			} else {
+				*skipped = append(*skipped, Skipped{path, reason(err)})
+			}
+			continue
+		}
+		if fi.IsDir() {
+			// KRaft metadata directories hold binary segments named *.log.
+			if strings.HasPrefix(e.Name(), "__cluster_metadata") {
+				continue
+			}
+			walkDir(path, visited, fn, skipped, depth+1)
+			continue
+		}
+		fn(path, fi)
+	}
+}
+
+func reason(err error) string {
+	switch {
+	case os.IsNotExist(err):
+		return "no such file or directory"
+	case os.IsPermission(err):
+		return "permission denied"
+	}
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// rotationOrder sorts rotations oldest first: dated suffixes
+// (.2019-02-25-15) ascend; numeric suffixes (.1, .2) are older the higher
+// they are; the live file (no suffix) is newest.
+func rotationOrder(name, base string) string {
+	suf := strings.TrimPrefix(strings.TrimPrefix(name, base), ".")
+	if suf == "" {
+		return "~" // sorts after every suffix
+	}
+	allDigits := true
+	for _, c := range suf {
+		if c < '0' || c > '9' {
+			allDigits = false
+			break
+		}
+	}
+	if allDigits && len(suf) < 6 {
+		// .1 is newest of the numbered: invert.
+		return fmt.Sprintf("0-%06d", 999999-atoi(suf))
+	}
+	return "1-" + suf
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// sniff reads the first bytes: gzip magic, or binary content.
+func sniff(path string) (gz, bin bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, false, fmt.Errorf("%s", reason(err))
+	}
+	defer f.Close()
+	var buf [512]byte
+	n, err := io.ReadFull(f, buf[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return false, false, fmt.Errorf("%s", reason(err))
+	}
+	b := buf[:n]
+	if n >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return true, false, nil
+	}
+	// A record-batch segment starts with an 8-byte base offset: NULs.
+	if bytes.Count(b, []byte{0}) > n/8 && n > 16 {
+		return false, true, nil
+	}
+	return false, false, nil
+}

@@ -1,0 +1,315 @@
+package source
+
+import (
+	"bufio"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+)
+
+// MaxLine is the longest line kept whole; longer lines are cut there and
+// counted, and the file goes on.
+const MaxLine = 1 << 20
+
+// Source is one input file being (or having been) read.
+type Source struct {
+	Input
+	Index int
+	Loc   *time.Location
+	Stats parser.Stats
+	// Err: the file could not be opened or read to the end; what was read
+	// before the error is still audited.
+	Err error
+	// Read: the file was opened and read (maybe partly).
+	Read  bool
+	Bytes int64
+}
+
+// LineReader yields lines of at most max bytes, without their line ending.
+// Longer lines are cut and the rest of the physical line skipped.
+type LineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+	// Cut counts lines that were longer than max.
+	Cut   int64
+	Bytes int64
+}
+
+// NewLineReader wraps r.
+func NewLineReader(r io.Reader, max int) *LineReader {
+	return &LineReader{r: bufio.NewReaderSize(r, 256<<10), max: max}
+}
+
+// Next returns the next line; the slice is valid until the next call.
+// A last line without a newline is returned too. err is io.EOF at the end.
+func (lr *LineReader) Next() ([]byte, error) {
+	line, err := lr.r.ReadSlice('\n')
+	lr.Bytes += int64(len(line))
+	if err == nil {
+		return trimEOL(line), nil
+	}
+	if err == bufio.ErrBufferFull {
+		lr.buf = append(lr.buf[:0], line...)
+		for {
+			line, err = lr.r.ReadSlice('\n')
+			lr.Bytes += int64(len(line))
+			if len(lr.buf) < lr.max {
+				room := lr.max - len(lr.buf)
+				if len(line) > room {
+					lr.buf = append(lr.buf, line[:room]...)
+				} else {
+					lr.buf = append(lr.buf, line...)
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if len(lr.buf) >= lr.max {
+			lr.Cut++
+		}
+		if err == io.EOF && len(lr.buf) > 0 {
+			err = nil
+		}
+		return trimEOL(lr.buf), err
+	}
+	if len(line) > 0 {
+		// Last line without newline.
+		return trimEOL(line), nil
+	}
+	return nil, err
+}
+
+func trimEOL(b []byte) []byte {
+	n := len(b)
+	if n > 0 && b[n-1] == '\n' {
+		n--
+	}
+	if n > 0 && b[n-1] == '\r' {
+		n--
+	}
+	return b[:n]
+}
+
+// Item is one event and the source it came from.
+type Item struct {
+	Src int
+	Ev  parser.Event
+}
+
+const batchSize = 512
+
+// Reader reads a set of inputs concurrently and merges their events.
+type Reader struct {
+	Sources []*Source
+	// LocFor picks the zone for zone-less timestamps of a path.
+	LocFor func(path string) *time.Location
+	// Stdin replaces os.Stdin for "-" (tests).
+	Stdin io.Reader
+	// OnLines, if set, is called from reader goroutines with line counts (progress).
+	chains [][]*Source
+}
+
+// NewReader prepares sources for the inputs, grouped into chains.
+func NewReader(ins []Input, locFor func(string) *time.Location) *Reader {
+	r := &Reader{LocFor: locFor}
+	var cur []*Source
+	last := ""
+	for i, in := range ins {
+		s := &Source{Input: in, Index: i}
+		if locFor != nil {
+			s.Loc = locFor(in.Path)
+		}
+		if s.Loc == nil {
+			s.Loc = time.Local
+		}
+		r.Sources = append(r.Sources, s)
+		if in.Binary {
+			continue
+		}
+		if in.Chain != last && len(cur) > 0 {
+			r.chains = append(r.chains, cur)
+			cur = nil
+		}
+		last = in.Chain
+		cur = append(cur, s)
+	}
+	if len(cur) > 0 {
+		r.chains = append(r.chains, cur)
+	}
+	return r
+}
+
+type chainState struct {
+	ch    chan []Item
+	batch []Item
+	pos   int
+}
+
+type mergeHeap []*chainState
+
+func (h mergeHeap) Len() int { return len(h) }
+func (h mergeHeap) Less(i, j int) bool {
+	a, b := &h[i].batch[h[i].pos], &h[j].batch[h[j].pos]
+	if !a.Ev.Time.Equal(b.Ev.Time) {
+		return a.Ev.Time.Before(b.Ev.Time)
+	}
+	return a.Src < b.Src
+}
+func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*chainState)) }
+func (h *mergeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// maxChains bounds how many logs are read at once: past it the chains are
+// merged in groups, and ordering across groups is by group.
+const maxChains = 1024
+
+// Run reads everything and calls fn with every event in time order (file
+// order within a file). It returns when all input is read or ctx is done.
+func (r *Reader) Run(ctx context.Context, fn func(src int, ev *parser.Event)) {
+	for start := 0; start < len(r.chains); start += maxChains {
+		end := min(start+maxChains, len(r.chains))
+		r.runGroup(ctx, r.chains[start:end], fn)
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src int, ev *parser.Event)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	states := make([]*chainState, len(chains))
+	for i, c := range chains {
+		st := &chainState{ch: make(chan []Item, 4)}
+		states[i] = st
+		go r.readChain(ctx, c, st.ch)
+	}
+	h := make(mergeHeap, 0, len(states))
+	for _, st := range states {
+		if st.next() {
+			h = append(h, st)
+		}
+	}
+	heap.Init(&h)
+	for h.Len() > 0 {
+		if ctx.Err() != nil {
+			return
+		}
+		st := h[0]
+		it := &st.batch[st.pos]
+		fn(it.Src, &it.Ev)
+		st.pos++
+		if st.pos < len(st.batch) || st.next() {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+}
+
+func (st *chainState) next() bool {
+	for b := range st.ch {
+		if len(b) > 0 {
+			st.batch, st.pos = b, 0
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
+	defer close(out)
+	batch := make([]Item, 0, batchSize)
+	for _, s := range chain {
+		p := parser.New(s.Loc)
+		emit := func(ev *parser.Event) {
+			batch = append(batch, Item{Src: s.Index, Ev: *ev})
+			if len(batch) == batchSize {
+				select {
+				case out <- batch:
+				case <-ctx.Done():
+				}
+				batch = make([]Item, 0, batchSize)
+			}
+		}
+		r.readFile(ctx, s, p, emit)
+		p.Flush(emit)
+		s.Stats = p.Stats
+		if ctx.Err() != nil {
+			return
+		}
+	}
+	if len(batch) > 0 {
+		select {
+		case out <- batch:
+		case <-ctx.Done():
+		}
+	}
+}
+
+func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event)) {
+	var rd io.Reader
+	if s.Path == "-" {
+		rd = r.Stdin
+		if rd == nil {
+			rd = os.Stdin
+		}
+	} else {
+		f, err := os.Open(s.Path)
+		if err != nil {
+			s.Err = fmt.Errorf("%s", reason(err))
+			return
+		}
+		defer f.Close()
+		rd = f
+	}
+	s.Read = true
+	if s.Gzip {
+		zr, err := gzip.NewReader(rd)
+		if err != nil {
+			s.Err = fmt.Errorf("not a readable gzip file: %v", err)
+			return
+		}
+		defer zr.Close()
+		rd = zr
+	}
+	lr := NewLineReader(rd, MaxLine)
+	n := 0
+	for {
+		line, err := lr.Next()
+		if line != nil || err == nil {
+			p.Line(line, emit)
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				if errors.Is(err, io.ErrUnexpectedEOF) && s.Gzip {
+					s.Err = fmt.Errorf("gzip stream truncated after line %d", p.Stats.Lines)
+				} else {
+					s.Err = fmt.Errorf("read error after line %d: %v", p.Stats.Lines, err)
+				}
+			}
+			break
+		}
+		n++
+		if n&4095 == 0 && ctx.Err() != nil {
+			break
+		}
+	}
+	p.Stats.CutLines = lr.Cut
+	s.Bytes = lr.Bytes
+}

@@ -1,0 +1,283 @@
+// Package timeline builds leader-election episodes from parsed events and
+// matches producer errors to them. It is pure and deterministic: the same
+// events in the same order give the same episodes. It knows nothing about
+// files; callers say which source each event came from by index.
+package timeline
+
+import (
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+)
+
+// Unknown mirrors parser.Unknown.
+const Unknown = parser.Unknown
+
+// Key identifies one election: a partition at one leader epoch.
+type Key struct {
+	Topic       string
+	Partition   int32
+	LeaderEpoch int32
+}
+
+// TP is a topic partition.
+type TP struct {
+	Topic     string
+	Partition int32
+}
+
+// Ref points at a log line: the source index given to Add and the line number.
+type Ref struct {
+	Source int
+	Line   int64
+}
+
+// BrokerTimeline is what one broker logged for one episode.
+type BrokerTimeline struct {
+	Broker int32
+	Role   parser.Role
+	// Phases holds the first time each phase was logged; zero = not logged.
+	Phases [parser.NumPhases]time.Time
+	// Repeats counts later occurrences of a phase already timed (a restart
+	// re-logging "starts at leader epoch", an UpdateMetadata re-caching).
+	Repeats int
+	// Elapsed is the broker's own "Finished LeaderAndIsr request in Xms".
+	Elapsed time.Duration
+	First   Ref
+}
+
+// Applied is how long the broker took to apply the change: from the first
+// phase it logged to the last of completed / finished / epoch_start /
+// started_fetcher (metadata caching excluded).
+func (b *BrokerTimeline) Applied() (time.Duration, bool) {
+	var first, last time.Time
+	for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
+		t := b.Phases[ph]
+		if t.IsZero() || ph == parser.PhaseCached {
+			continue
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+		if last.IsZero() || t.After(last) {
+			last = t
+		}
+	}
+	if first.IsZero() {
+		return 0, false
+	}
+	return last.Sub(first), true
+}
+
+// Episode is one (topic, partition, leader epoch) as every source saw it.
+type Episode struct {
+	Key
+	Leader          int32 // -1 = no leader; Unknown = no line named it
+	PreviousLeader  int32
+	Controller      int32
+	ControllerEpoch int32
+	Cause           parser.Cause
+	// CauseBrokers: the brokers the trigger named (failed, shut down, fenced).
+	CauseBrokers []int32
+	Unclean      bool
+	ISR          []int32
+	Replicas     []int32
+	// Decided: the controller's decision (first controller line that
+	// chose this leader and epoch); zero if not logged.
+	Decided time.Time
+	// SentLeaderAndIsr / SentUpdateMetadata: the controller's first send
+	// of the new state to brokers.
+	SentLeaderAndIsr   time.Time
+	SentUpdateMetadata time.Time
+	Start, End         time.Time
+	Brokers            []*BrokerTimeline
+	// Transition is true when some line shows the change being made (a
+	// controller decision, a LeaderAndIsr phase, "starts at leader
+	// epoch"); false when only metadata caches mention the epoch.
+	Transition bool
+	// Late counts lines for this key that arrived after the episode had
+	// been quiet for Config.Quiet; they do not move End.
+	Late           int
+	ProducerErrors int
+	BurstID        int
+	Evidence       []Ref // first lines that built it (bounded)
+	lastActivity   time.Time
+}
+
+// Duration is End − Start.
+func (e *Episode) Duration() time.Duration { return e.End.Sub(e.Start) }
+
+// LeaderChanged says whether the leader moved (false for epoch bumps that
+// kept the leader, e.g. the ZK controller re-sending after an ISR change).
+func (e *Episode) LeaderChanged() (changed, known bool) {
+	if e.PreviousLeader == Unknown || e.Leader == Unknown {
+		return false, false
+	}
+	return e.PreviousLeader != e.Leader, true
+}
+
+// Broker returns the timeline of broker b, creating it.
+func (e *Episode) broker(b int32) *BrokerTimeline {
+	for _, bt := range e.Brokers {
+		if bt.Broker == b {
+			return bt
+		}
+	}
+	bt := &BrokerTimeline{Broker: b}
+	// Keep brokers sorted by id for deterministic output.
+	i := len(e.Brokers)
+	e.Brokers = append(e.Brokers, bt)
+	for i > 0 && e.Brokers[i-1].Broker > b {
+		e.Brokers[i] = e.Brokers[i-1]
+		i--
+	}
+	e.Brokers[i] = bt
+	return bt
+}
+
+// Match classes for producer errors.
+type Match uint8
+
+const (
+	MatchNone Match = iota
+	MatchDuring
+	MatchAfter
+)
+
+func (m Match) String() string {
+	switch m {
+	case MatchDuring:
+		return "during"
+	case MatchAfter:
+		return "after"
+	}
+	return "none"
+}
+
+// ProducerError is one producer-side error and what explains it.
+type ProducerError struct {
+	Time         time.Time
+	ClientID     string
+	Topic        string
+	Partition    int32 // Unknown when only the topic was named and no partition could be inferred
+	Error        string
+	AttemptsLeft int64 // -1 unknown
+	Final        bool
+	// Inferred: the partition was not in the line; it was attributed from
+	// the producer's exhausted retries or an election covering the time.
+	Inferred bool
+	// BrokerSide: the error was logged by the broker that rejected it.
+	BrokerSide bool
+	Match      Match
+	Election   *Key
+	Lag        time.Duration // for MatchAfter: time since the election ended
+	Ref        Ref
+}
+
+// Burst groups episodes that started within Config.BurstGap of each other
+// with the same cause: one trigger moving many partitions.
+type Burst struct {
+	ID           int
+	Start, End   time.Time
+	Cause        parser.Cause
+	CauseBrokers []int32
+	Episodes     int
+	Durations    []time.Duration
+	Slowest      Key
+	SlowestDur   time.Duration
+}
+
+// Client is what the logs say about one producer.
+type Client struct {
+	ID      string
+	Version string
+	Config  map[string]string
+	Ref     Ref
+	Errors  int
+}
+
+// ControllerEvent is a controller election/resignation or a quorum leader
+// change: context, never a partition election.
+type ControllerEvent struct {
+	Time       time.Time
+	Controller int32
+	Epoch      int32
+	Lifecycle  parser.Lifecycle
+	Ref        Ref
+}
+
+// BrokerEvent is a broker lifecycle event or a trigger the controller logged.
+type BrokerEvent struct {
+	Time      time.Time
+	Broker    int32
+	Lifecycle parser.Lifecycle
+	Cause     parser.Cause // for triggers
+	Brokers   []int32
+	Ref       Ref
+}
+
+// Sink receives what the timeline has finished with, in a deterministic order.
+type Sink interface {
+	Episode(*Episode)
+	ProducerError(*ProducerError)
+	Burst(*Burst)
+}
+
+// Config tunes the timeline. Zero values take the defaults.
+type Config struct {
+	// Quiet: an episode with no new line for this long is closed; later
+	// lines for its key count as Late. Default 30s.
+	Quiet time.Duration
+	// SkewTolerance widens an episode's window when matching producer
+	// errors, for clocks that disagree between hosts. Default 200ms.
+	SkewTolerance time.Duration
+	// StaleWindow: an error this long after an election ended can still be
+	// blamed on stale client metadata ("after"); later ones match none.
+	// Default 5m (the producer's metadata.max.age.ms default).
+	StaleWindow time.Duration
+	// BurstGap: episodes starting within this of the previous one (same
+	// cause) form one burst. Default 1s.
+	BurstGap time.Duration
+	// TriggerWindow: how long after a trigger a decision may be blamed on
+	// it. Default 60s.
+	TriggerWindow time.Duration
+	// MaxOpen bounds episodes held in memory; past it the oldest are
+	// finished early and counted in Stats.Evicted. Default 1,000,000.
+	MaxOpen int
+}
+
+func (c *Config) defaults() {
+	if c.Quiet <= 0 {
+		c.Quiet = 30 * time.Second
+	}
+	if c.SkewTolerance < 0 {
+		c.SkewTolerance = 0
+	} else if c.SkewTolerance == 0 {
+		c.SkewTolerance = 200 * time.Millisecond
+	}
+	if c.StaleWindow <= 0 {
+		c.StaleWindow = 5 * time.Minute
+	}
+	if c.BurstGap <= 0 {
+		c.BurstGap = time.Second
+	}
+	if c.TriggerWindow <= 0 {
+		c.TriggerWindow = 60 * time.Second
+	}
+	if c.MaxOpen <= 0 {
+		c.MaxOpen = 1_000_000
+	}
+}
+
+// Stats counts what the timeline did with its input.
+type Stats struct {
+	Events        int64
+	Episodes      int64
+	Orphans       int64 // phase lines whose epoch could not be resolved
+	Late          int64 // lines for an episode already finished
+	Evicted       int64
+	ProducerErrs  int64
+	Controllers   []ControllerEvent
+	BrokerEvents  []BrokerEvent
+	ControllerCap int
+}
