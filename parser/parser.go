@@ -409,6 +409,9 @@ func loggerClass(lg []byte) loggerKind {
 	if string(lg) == "state.change.logger" {
 		return lgStateChange
 	}
+	if bytes.HasPrefix(lg, []byte("org.apache.kafka.controller.")) || bytes.HasPrefix(lg, []byte("kafka.controller.")) {
+		return lgController
+	}
 	last := lg
 	if i := bytes.LastIndexByte(lg, '.'); i >= 0 {
 		last = lg[i+1:]

@@ -49,6 +49,7 @@ type Collector struct {
 	LeaderKept   int
 	LeaderNone   int // leader -1
 	MetadataOnly int
+	Resent       int
 	Unclean      int
 	Durations    []time.Duration
 	ByCause      map[parser.Cause]int
@@ -107,6 +108,10 @@ func (c *Collector) Episode(e *timeline.Episode) {
 	}
 	if !e.Transition {
 		c.MetadataOnly++
+		return
+	}
+	if e.Resent {
+		c.Resent++
 		return
 	}
 	c.Transitions++

@@ -95,6 +95,7 @@ type JSONElection struct {
 	Brokers            []JSONBroker `json:"brokers"`
 	ProducerErrors     int          `json:"producer_errors"`
 	Transition         bool         `json:"transition"`
+	Resent             bool         `json:"resent"`
 	Burst              int          `json:"burst,omitempty"`
 	Late               int          `json:"late_lines,omitempty"`
 	SentLeaderAndIsr   *string      `json:"sent_leader_and_isr,omitempty"`
@@ -116,7 +117,7 @@ func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 		Controller: optInt(e.Controller), ControllerEpoch: optInt(e.ControllerEpoch),
 		Unclean: e.Unclean, Decided: j.tm(e.Decided), Start: j.tm(e.Start), End: j.tm(e.End),
 		DurationMs: e.Duration().Milliseconds(), ISR: e.ISR, Replicas: e.Replicas,
-		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Burst: e.BurstID, Late: e.Late,
+		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Resent: e.Resent, Burst: e.BurstID, Late: e.Late,
 		CauseBrokers: e.CauseBrokers, Brokers: []JSONBroker{},
 		SentLeaderAndIsr: j.tm(e.SentLeaderAndIsr), SentUpdateMetadata: j.tm(e.SentUpdateMetadata),
 	}

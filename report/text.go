@@ -149,6 +149,9 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 			p(", %s with no earlier epoch in the logs", humanize.Comma(int64(unk)))
 		}
 		p(")")
+		if c.Resent > 0 {
+			p(", %s re-sent from an earlier controller epoch (broker restart or controller failover)", humanize.Comma(int64(c.Resent)))
+		}
 		if c.MetadataOnly > 0 {
 			p(", %s only re-stated by metadata caches", humanize.Comma(int64(c.MetadataOnly)))
 		}

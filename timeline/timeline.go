@@ -357,6 +357,7 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 	if !ev.Metadata {
 		e.Transition = true
 	}
+	noteFreshness(e, ev)
 	if ev.Leader != Unknown {
 		if ev.Role == parser.RoleLeader && ev.Broker != Unknown {
 			t.setLeader(e, ev.Broker)
@@ -383,8 +384,9 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		}
 	}
 	// Request-level context (2.6+ INFO, KRaft): the partition belongs to the
-	// broker's open request.
-	if ev.Phase == parser.PhaseEpochStart {
+	// broker's open request. A re-logged epoch (broker restart) does not:
+	// that request's times are not this election's.
+	if ev.Phase == parser.PhaseEpochStart && first {
 		if rq := t.reqs[sb]; rq != nil && !rq.closed && ev.Time.Sub(rq.last) <= t.cfg.Quiet {
 			if rq.role == parser.RoleUnknown || rq.role == ev.Role {
 				if len(rq.members) < 1<<20 {
@@ -508,18 +510,24 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 		if ev.Leader == Unknown {
 			return
 		}
-		// No epoch printed: wait for the episode it belongs to.
-		ps.pending = &pendingDecision{t: ev.Time, leader: ev.Leader, controller: ev.Controller, ctrlEpoch: ev.ControllerEpoch, cause: ev.Cause, unclean: ev.Unclean, ref: ref}
-		// It may belong to an episode already open with that leader.
-		for i := len(ps.open) - 1; i >= 0; i-- {
-			e := ps.open[i]
-			if e.Leader == ev.Leader && ev.Time.Sub(e.lastActivity) <= t.cfg.Quiet {
-				t.applyDecision(e, ev.Time, ev.Controller, ev.ControllerEpoch, ev.Cause, ev.Unclean)
-				t.touch(e, ev.Time, ref)
-				ps.pending = nil
-				break
+		if ev.Cause == parser.CausePreferred {
+			// "Partition t-p completed preferred replica leader election.
+			// New leader is L" comes after the election it names.
+			for i := len(ps.open) - 1; i >= 0; i-- {
+				e := ps.open[i]
+				if e.Leader == ev.Leader && ev.Time.Sub(e.lastActivity) <= t.cfg.Quiet {
+					if e.Cause == parser.CauseUnknown {
+						e.Cause = parser.CausePreferred
+					}
+					break
+				}
 			}
+			return
 		}
+		// "elected leader L", "changed partition ... with leader L" (≤1.0)
+		// print no epoch and come before the LeaderAndIsr that carries the
+		// new one: they belong to the next episode with that leader.
+		ps.pending = &pendingDecision{t: ev.Time, leader: ev.Leader, controller: ev.Controller, ctrlEpoch: ev.ControllerEpoch, cause: ev.Cause, unclean: ev.Unclean, ref: ref}
 		return
 	}
 	e := t.episode(Key{tp.Topic, tp.Partition, ev.LeaderEpoch}, ev.Time, ref)
@@ -533,6 +541,7 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 	if ctrlEpoch == Unknown {
 		ctrlEpoch = ev.ControllerEpoch
 	}
+	noteFreshness(e, ev)
 	if ev.Metadata {
 		if e.SentUpdateMetadata.IsZero() {
 			e.SentUpdateMetadata = ev.Time
@@ -832,10 +841,26 @@ func (t *Timeline) emit(done []*Episode) {
 			}
 		}
 		t.fillRoles(e)
-		if e.Transition {
+		e.Resent = e.resentSeen && !e.freshSeen && e.Cause != parser.CauseNewPartition
+		if e.Transition && !e.Resent {
 			t.addToBurst(e)
 		}
 		t.sink.Episode(e)
+	}
+}
+
+// noteFreshness compares the controller epoch inside the partition state
+// (who decided it) with the epoch of the controller sending it: an older
+// one means the state is being re-sent (a broker restarted, a controller
+// failed over), not decided now.
+func noteFreshness(e *Episode, ev *parser.Event) {
+	if ev.Metadata || ev.StateControllerEpoch == Unknown || ev.ControllerEpoch == Unknown {
+		return
+	}
+	if ev.StateControllerEpoch < ev.ControllerEpoch {
+		e.resentSeen = true
+	} else {
+		e.freshSeen = true
 	}
 }
 

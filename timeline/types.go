@@ -97,7 +97,13 @@ type Episode struct {
 	Transition bool
 	// Late counts lines for this key that arrived after the episode had
 	// been quiet for Config.Quiet; they do not move End.
-	Late           int
+	Late int
+	// Resent: every controller line that carried this epoch re-sent a
+	// state an earlier controller epoch had decided (broker restart,
+	// controller failover): the epoch was re-applied, not elected here.
+	Resent         bool
+	resentSeen     bool
+	freshSeen      bool
 	ProducerErrors int
 	BurstID        int
 	Evidence       []Ref // first lines that built it (bounded)
@@ -226,7 +232,7 @@ type Sink interface {
 // Config tunes the timeline. Zero values take the defaults.
 type Config struct {
 	// Quiet: an episode with no new line for this long is closed; later
-	// lines for its key count as Late. Default 30s.
+	// lines for its key count as Late. Default 10s.
 	Quiet time.Duration
 	// SkewTolerance widens an episode's window when matching producer
 	// errors, for clocks that disagree between hosts. Default 200ms.
@@ -248,7 +254,7 @@ type Config struct {
 
 func (c *Config) defaults() {
 	if c.Quiet <= 0 {
-		c.Quiet = 30 * time.Second
+		c.Quiet = 10 * time.Second
 	}
 	if c.SkewTolerance < 0 {
 		c.SkewTolerance = 0

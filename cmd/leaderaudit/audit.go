@@ -30,7 +30,7 @@ type AuditCmd struct {
 	Partition     int32         `default:"-1" help:"Only this partition number."`
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
-	Quiet         time.Duration `default:"30s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
+	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
 }
 
 // Run executes the audit.
@@ -248,6 +248,7 @@ type Summary struct {
 	LeaderKept      int            `json:"leader_kept"`
 	LeaderNone      int            `json:"leader_none"`
 	MetadataOnly    int            `json:"metadata_only"`
+	Resent          int            `json:"resent"`
 	Unclean         int            `json:"unclean"`
 	P50Ms           int64          `json:"duration_p50_ms"`
 	P99Ms           int64          `json:"duration_p99_ms"`
@@ -269,7 +270,7 @@ type Summary struct {
 func summary(c *report.Collector, tl *timeline.Timeline, cfg timeline.Config, loc *time.Location, note string, interrupted bool, nsrc int) Summary {
 	return Summary{
 		Type: "summary", Elections: c.Episodes, Transitions: c.Transitions, LeaderChanged: c.LeaderMoved,
-		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Unclean: c.Unclean,
+		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Resent: c.Resent, Unclean: c.Unclean,
 		P50Ms: report.Percentile(c.Durations, 50).Milliseconds(), P99Ms: report.Percentile(c.Durations, 99).Milliseconds(),
 		MaxMs: report.Percentile(c.Durations, 100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
 		Matched:       map[string]int{"during": c.ByMatch[timeline.MatchDuring], "after": c.ByMatch[timeline.MatchAfter], "none": c.ByMatch[timeline.MatchNone]},
