@@ -283,6 +283,15 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		p.Stats.Controllers = addID(p.Stats.Controllers, ev.Controller)
 		p.send()
 		return true
+	case bytes.HasPrefix(s, []byte("Incremented epoch to ")):
+		// 1.0–2.0: the new controller's epoch, logged during failover.
+		ev := p.start(KindControllerChange)
+		ev.Lifecycle = LifeControllerElected
+		ev.Controller = pf.id
+		v, _ := intAfter(s, "Incremented epoch to ")
+		ev.ControllerEpoch = int32(v)
+		p.send()
+		return true
 	case bytes.Contains(s, []byte("ready to serve as the new controller with epoch ")),
 		bytes.HasPrefix(s, []byte("Ready to serve as the new controller with epoch ")):
 		ev := p.start(KindControllerChange)

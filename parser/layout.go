@@ -10,13 +10,13 @@ import (
 type Layout uint8
 
 const (
-	LayoutNone    Layout = iota
-	LayoutLog4j          // [%d] %p %m (%c)
-	LayoutStrimzi        // %d %p %m (%c) [%t]   (and bare "%d %p %m (%c)")
-	LayoutSpring         // Spring Boot console/file: %d %5p PID --- [%t] logger : %m
-	LayoutJSON           // logstash / JSON layouts, one object a line
-	LayoutLinkedIn       // yyyy/MM/dd HH:mm:ss.SSS LEVEL [Logger] [thread] [app] [] msg
-	LayoutLibrdkafka     // %7|secs.ms|FAC|name| msg
+	LayoutNone       Layout = iota
+	LayoutLog4j             // [%d] %p %m (%c)
+	LayoutStrimzi           // %d %p %m (%c) [%t]   (and bare "%d %p %m (%c)")
+	LayoutSpring            // Spring Boot console/file: %d %5p PID --- [%t] logger : %m
+	LayoutJSON              // logstash / JSON layouts, one object a line
+	LayoutLinkedIn          // yyyy/MM/dd HH:mm:ss.SSS LEVEL [Logger] [thread] [app] [] msg
+	LayoutLibrdkafka        // %7|secs.ms|FAC|name| msg
 	numLayouts
 )
 

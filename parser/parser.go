@@ -10,25 +10,25 @@ import (
 type Era uint32
 
 const (
-	EraBrokerN        Era = 1 << iota // "Broker N received ..." (0.8.2–0.11)
-	EraBracketTP                      // "[t,p]" partition notation (≤0.11)
-	EraTPInTransition                 // 0.10.2+ "t-p" in transition lines under "Broker N"
-	EraBrokerID                       // "[Broker id=N]" (1.0+)
-	EraPartitionState                 // "PartitionState(" (0.10–2.3)
-	EraGenerated                      // "LeaderAndIsrPartitionState(" (2.4+)
-	EraRequestInfo                    // "Handling LeaderAndIsr request ... for N partitions" (2.6+)
-	EraFinished                       // "Finished LeaderAndIsr request in" (2.7+)
-	EraKRaft                          // "Transitioning N partition(s)" (KRaft 3.0+)
-	EraTopicID                        // "with topic id Some(" (3.3+)
-	EraPreviousLeader                 // "Previous leader Some(" (3.6+)
-	EraQuorumController               // KRaft controller lines
-	EraZKController                   // ZK controller lines
-	EraLeaderEpochServerLog           // "starts at Leader Epoch" in server.log (0.11–2.5)
-	EraProducer                       // Java producer lines
-	EraClientPrefix                   // "[Producer clientId=" (client 1.0+)
-	EraTrace                          // per-partition TRACE state-change lines
-	EraNotLeaderOrFollower            // NOT_LEADER_OR_FOLLOWER (client 2.6+)
-	EraNotLeaderForPartition          // NOT_LEADER_FOR_PARTITION (client ≤2.5)
+	EraBrokerN               Era = 1 << iota // "Broker N received ..." (0.8.2–0.11)
+	EraBracketTP                             // "[t,p]" partition notation (≤0.11)
+	EraTPInTransition                        // 0.10.2+ "t-p" in transition lines under "Broker N"
+	EraBrokerID                              // "[Broker id=N]" (1.0+)
+	EraPartitionState                        // "PartitionState(" (0.10–2.3)
+	EraGenerated                             // "LeaderAndIsrPartitionState(" (2.4+)
+	EraRequestInfo                           // "Handling LeaderAndIsr request ... for N partitions" (2.6+)
+	EraFinished                              // "Finished LeaderAndIsr request in" (2.7+)
+	EraKRaft                                 // "Transitioning N partition(s)" (KRaft 3.0+)
+	EraTopicID                               // "with topic id Some(" (3.3+)
+	EraPreviousLeader                        // "Previous leader Some(" (3.6+)
+	EraQuorumController                      // KRaft controller lines
+	EraZKController                          // ZK controller lines
+	EraLeaderEpochServerLog                  // "starts at Leader Epoch" in server.log (0.11–2.5)
+	EraProducer                              // Java producer lines
+	EraClientPrefix                          // "[Producer clientId=" (client 1.0+)
+	EraTrace                                 // per-partition TRACE state-change lines
+	EraNotLeaderOrFollower                   // NOT_LEADER_OR_FOLLOWER (client 2.6+)
+	EraNotLeaderForPartition                 // NOT_LEADER_FOR_PARTITION (client ≤2.5)
 )
 
 // Stats counts what one source contained.

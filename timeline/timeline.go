@@ -103,6 +103,7 @@ type Timeline struct {
 
 	Clients     map[string]*Client
 	srcClient   map[int]string
+	ctrlEpoch   map[int32]int32 // ZK controller id → its controller epoch, from failover lines
 	watermark   time.Time
 	burst       *Burst
 	nextBurstID int
@@ -121,6 +122,7 @@ func New(cfg Config, sink Sink) *Timeline {
 		corrs:     map[srcBroker]map[TP]corrRef{},
 		Clients:   map[string]*Client{},
 		srcClient: map[int]string{},
+		ctrlEpoch: map[int32]int32{},
 		retriesOut: map[string]map[string]struct {
 			partition int32
 			t         time.Time
@@ -164,6 +166,9 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 	case parser.KindControllerChange:
 		if len(t.Stats.Controllers) < maxContext {
 			t.Stats.Controllers = append(t.Stats.Controllers, ControllerEvent{Time: ev.Time, Controller: ev.Controller, Epoch: ev.ControllerEpoch, Lifecycle: ev.Lifecycle, Ref: ref})
+		}
+		if ev.Lifecycle == parser.LifeControllerElected && ev.Controller != Unknown && ev.ControllerEpoch != Unknown {
+			t.ctrlEpoch[ev.Controller] = ev.ControllerEpoch
 		}
 		if ev.Lifecycle == parser.LifeControllerElected {
 			t.addTrigger(trigger{t: ev.Time, cause: parser.CauseControllerFailover, controller: ev.Controller, partition: Unknown})
@@ -283,6 +288,11 @@ func (t *Timeline) applyDecision(e *Episode, at time.Time, controller, ctrlEpoch
 	}
 	if controller != Unknown && e.Controller == Unknown {
 		e.Controller = controller
+	}
+	if ctrlEpoch == Unknown && controller != Unknown {
+		if ce, ok := t.ctrlEpoch[controller]; ok {
+			ctrlEpoch = ce
+		}
 	}
 	if ctrlEpoch != Unknown && e.ControllerEpoch == Unknown {
 		e.ControllerEpoch = ctrlEpoch
@@ -527,6 +537,15 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 		// "elected leader L", "changed partition ... with leader L" (≤1.0)
 		// print no epoch and come before the LeaderAndIsr that carries the
 		// new one: they belong to the next episode with that leader.
+		if p := ps.pending; p != nil && p.leader == ev.Leader && ev.Time.Sub(p.t) <= t.cfg.Quiet {
+			// "elected leader L" then "changed partition ... with leader L":
+			// one decision; keep the first time and the most specific cause.
+			if p.cause == parser.CauseUnknown {
+				p.cause = ev.Cause
+			}
+			p.unclean = p.unclean || ev.Unclean
+			return
+		}
 		ps.pending = &pendingDecision{t: ev.Time, leader: ev.Leader, controller: ev.Controller, ctrlEpoch: ev.ControllerEpoch, cause: ev.Cause, unclean: ev.Unclean, ref: ref}
 		return
 	}
@@ -841,6 +860,10 @@ func (t *Timeline) emit(done []*Episode) {
 			}
 		}
 		t.fillRoles(e)
+		if e.LeaderEpoch == 0 && e.Cause == parser.CauseUnknown {
+			// Leader epochs start at 0 when a partition is created.
+			e.Cause = parser.CauseNewPartition
+		}
 		e.Resent = e.resentSeen && !e.freshSeen && e.Cause != parser.CauseNewPartition
 		if e.Transition && !e.Resent {
 			t.addToBurst(e)

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+func audit(t *testing.T, format string, paths ...string) (string, string, int) {
+	t.Helper()
+	a := &AuditCmd{Paths: paths, Format: format, TZ: "UTC", Partition: -1,
+		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
+	var out, errb bytes.Buffer
+	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// stable removes what differs between machines (absolute paths).
+func stable(s string) string {
+	wd, _ := os.Getwd()
+	root := filepath.Dir(filepath.Dir(wd))
+	return strings.ReplaceAll(s, root+string(filepath.Separator), "")
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/leaderaudit -update to create)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from golden file; run with -update after checking the diff.\n--- got (first 3000 bytes) ---\n%s", name, first(got, 3000))
+	}
+}
+
+func first(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// Every real sample audits to its golden JSON lines, and every line parses.
+func TestSamplesGoldenJSON(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/samples/*.log")
+	if len(files) == 0 {
+		t.Fatal("no samples")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".log")
+		t.Run(name[:3], func(t *testing.T) {
+			out, _, code := audit(t, "json", f)
+			if code != exitOK {
+				t.Fatalf("exit %d", code)
+			}
+			for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(line), &m); err != nil {
+					t.Fatalf("line %d is not JSON: %v: %s", i+1, err, line)
+				}
+				if _, ok := m["type"]; !ok {
+					t.Fatalf("line %d has no type: %s", i+1, line)
+				}
+			}
+			golden(t, "samples/"+name[:3]+".jsonl", stable(out))
+		})
+	}
+}
+
+func TestIncidentGoldenText(t *testing.T) {
+	dirs, _ := filepath.Glob("../../testdata/incidents/*")
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		name := filepath.Base(d)
+		t.Run(name, func(t *testing.T) {
+			out, _, code := audit(t, "text", d)
+			if code != exitOK {
+				t.Fatalf("exit %d", code)
+			}
+			golden(t, "incidents/"+name+".txt", stable(out))
+			js, _, _ := audit(t, "json", d)
+			golden(t, "incidents/"+name+".jsonl", stable(js))
+		})
+	}
+}
+
+func TestUnreadablePathsNamedAndRestAudited(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "state-change.log")
+	data, _ := os.ReadFile("../../testdata/incidents/worked-0.10.2/broker-2/state-change.log")
+	os.WriteFile(good, data, 0o644)
+	out, errs, code := audit(t, "json", filepath.Join(dir, "missing.log"), good)
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0 when something was read", code)
+	}
+	if !strings.Contains(errs, "missing.log") || !strings.Contains(errs, "no such file") {
+		t.Errorf("stderr does not name the missing file: %q", errs)
+	}
+	if !strings.Contains(out, `"type":"election"`) {
+		t.Error("the readable file was not audited")
+	}
+	_, errs, code = audit(t, "text", filepath.Join(dir, "missing.log"))
+	if code != exitError || !strings.Contains(errs, "nothing could be read") {
+		t.Errorf("all missing: exit %d stderr %q", code, errs)
+	}
+}
