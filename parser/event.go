@@ -48,7 +48,34 @@ const (
 	KindProducerConfig
 	// KindClientVersion: "Kafka version: x" from AppInfoParser.
 	KindClientVersion
+	// KindConsumer: a consumer-side group event (Consumer says which).
+	KindConsumer
 )
+
+// ConsumerEvent refines KindConsumer.
+type ConsumerEvent uint8
+
+const (
+	ConsNone ConsumerEvent = iota
+	ConsCoordinatorDiscovered
+	ConsCoordinatorDead // marked dead / unavailable or invalid
+	ConsJoin            // (Re-)joining group
+	ConsJoined          // Successfully joined group with generation
+	ConsRevoke          // revoking / lost partitions
+	ConsAssign          // newly assigned partitions
+	ConsPollTimeout     // max.poll.interval.ms exceeded
+	ConsCommitFailed    // offset commit failed
+	ConsFetchError      // fetch error naming a partition's leader (NOT_LEADER, FENCED_LEADER_EPOCH)
+)
+
+var consumerNames = [...]string{"", "coordinator_discovered", "coordinator_dead", "join", "joined", "revoke", "assign", "poll_timeout", "commit_failed", "fetch_error"}
+
+func (c ConsumerEvent) String() string {
+	if int(c) < len(consumerNames) {
+		return consumerNames[c]
+	}
+	return "consumer?"
+}
 
 // Phase is one step of a broker applying a leadership change.
 type Phase uint8
@@ -209,6 +236,10 @@ type Event struct {
 	TopicOnly bool
 	Config    map[string]string
 	Text      string // client version, or a short free-text detail
+	// Consumer side: the group and what happened (KindConsumer). Broker
+	// holds the coordinator's broker id where the line names it.
+	GroupID  string
+	Consumer ConsumerEvent
 }
 
 func newEvent(kind Kind) Event {

@@ -179,6 +179,10 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 		}
 	case parser.KindProducerError:
 		t.producerError(src, ev, ref)
+	case parser.KindConsumer:
+		if len(t.Stats.Consumers) < maxContext {
+			t.Stats.Consumers = append(t.Stats.Consumers, ConsumerEvent{Time: ev.Time, ClientID: ev.ClientID, GroupID: ev.GroupID, Kind: ev.Consumer, Coordinator: ev.Broker, Text: ev.Text, Ref: ref})
+		}
 	case parser.KindProducerConfig:
 		id := ev.ClientID
 		if id == "" {
@@ -214,7 +218,7 @@ func (t *Timeline) client(id string, src int) *Client {
 // key was already finished (the line is late).
 func (t *Timeline) episode(k Key, at time.Time, ref Ref) *Episode {
 	if e := t.episodes[k]; e != nil {
-		if at.Sub(e.lastActivity) > t.cfg.Quiet && !e.Start.IsZero() {
+		if at.Sub(e.LastActivity) > t.cfg.Quiet && !e.Start.IsZero() {
 			e.Late++
 			t.Stats.Late++
 			return nil
@@ -231,7 +235,7 @@ func (t *Timeline) episode(k Key, at time.Time, ref Ref) *Episode {
 	}
 	e := &Episode{
 		Key: k, Leader: Unknown, PreviousLeader: Unknown, Controller: Unknown, ControllerEpoch: Unknown,
-		lastActivity: at,
+		LastActivity: at,
 	}
 	if ps.lastEpoch != Unknown && ps.lastEpoch < k.LeaderEpoch {
 		e.PreviousLeader = ps.lastLeader
@@ -254,8 +258,8 @@ func (t *Timeline) touch(e *Episode, at time.Time, ref Ref) {
 	if at.After(e.End) {
 		e.End = at
 	}
-	if at.After(e.lastActivity) {
-		e.lastActivity = at
+	if at.After(e.LastActivity) {
+		e.LastActivity = at
 	}
 	if len(e.Evidence) < maxEvidence {
 		e.Evidence = append(e.Evidence, ref)
@@ -337,7 +341,7 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		// Fall back to the partition's newest open episode.
 		if ps := t.parts[tp]; ps != nil && len(ps.open) > 0 {
 			last := ps.open[len(ps.open)-1]
-			if ev.Time.Sub(last.lastActivity) <= t.cfg.Quiet {
+			if ev.Time.Sub(last.LastActivity) <= t.cfg.Quiet {
 				epoch = last.LeaderEpoch
 			}
 		}
@@ -525,7 +529,7 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 			// New leader is L" comes after the election it names.
 			for i := len(ps.open) - 1; i >= 0; i-- {
 				e := ps.open[i]
-				if e.Leader == ev.Leader && ev.Time.Sub(e.lastActivity) <= t.cfg.Quiet {
+				if e.Leader == ev.Leader && ev.Time.Sub(e.LastActivity) <= t.cfg.Quiet {
 					if e.Cause == parser.CauseUnknown {
 						e.Cause = parser.CausePreferred
 					}
@@ -938,7 +942,7 @@ func (t *Timeline) flushBurst() {
 func (t *Timeline) evictOldest() {
 	var oldest *Episode
 	for _, e := range t.episodes {
-		if oldest == nil || e.lastActivity.Before(oldest.lastActivity) {
+		if oldest == nil || e.LastActivity.Before(oldest.LastActivity) {
 			oldest = e
 		}
 	}

@@ -107,7 +107,24 @@ type Episode struct {
 	ProducerErrors int
 	BurstID        int
 	Evidence       []Ref // first lines that built it (bounded)
-	lastActivity   time.Time
+	// LastActivity: the last time a line added something new to it; an
+	// episode quiet for Config.Quiet is over (live views show it as done).
+	LastActivity time.Time
+}
+
+// Clone returns a deep copy, for handing an episode to another goroutine.
+func (e *Episode) Clone() *Episode {
+	c := *e
+	c.CauseBrokers = append([]int32(nil), e.CauseBrokers...)
+	c.ISR = append([]int32(nil), e.ISR...)
+	c.Replicas = append([]int32(nil), e.Replicas...)
+	c.Evidence = append([]Ref(nil), e.Evidence...)
+	c.Brokers = make([]*BrokerTimeline, len(e.Brokers))
+	for i, b := range e.Brokers {
+		bc := *b
+		c.Brokers[i] = &bc
+	}
+	return &c
 }
 
 // Duration is End − Start.
@@ -222,6 +239,17 @@ type BrokerEvent struct {
 	Ref       Ref
 }
 
+// ConsumerEvent is a consumer group event from a client log.
+type ConsumerEvent struct {
+	Time        time.Time
+	ClientID    string
+	GroupID     string
+	Kind        parser.ConsumerEvent
+	Coordinator int32 // broker id of the coordinator the line names, or Unknown
+	Text        string
+	Ref         Ref
+}
+
 // Sink receives what the timeline has finished with, in a deterministic order.
 type Sink interface {
 	Episode(*Episode)
@@ -285,5 +313,6 @@ type Stats struct {
 	ProducerErrs  int64
 	Controllers   []ControllerEvent
 	BrokerEvents  []BrokerEvent
+	Consumers     []ConsumerEvent
 	ControllerCap int
 }
