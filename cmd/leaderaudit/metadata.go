@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/kraft"
+)
+
+// MetadataCmd decodes KRaft __cluster_metadata segments, snapshots or whole
+// metadata log directories and writes them as JSON lines (see kraft.Dump).
+type MetadataCmd struct {
+	Paths     []string `arg:"" name:"path" help:"__cluster_metadata segment, snapshot, or directory" type:"path"`
+	Topic     string   `help:"only records of topics matching this glob"`
+	Partition int32    `default:"-1" help:"only Partition/PartitionChange records of this partition (-1: all)"`
+	Since     string   `help:"RFC 3339 or relative like 2h"`
+	Until     string   `help:"RFC 3339 or relative like 30m (exclusive)"`
+	Type      []string `help:"only these record types, e.g. PartitionChange,RegisterBroker" sep:","`
+	SkipNoop  bool     `help:"leave out NoOpRecords (controller heartbeats)"`
+	Decisions bool     `help:"write the leader decisions replayed from the records instead of the records"`
+}
+
+// Run writes JSON lines to os.Stdout.
+func (c *MetadataCmd) Run() error {
+	now := time.Now()
+	since, err := kraft.ParseTime(c.Since, now)
+	if err != nil {
+		return err
+	}
+	until, err := kraft.ParseTime(c.Until, now)
+	if err != nil {
+		return err
+	}
+	return kraft.Dump(os.Stdout, c.Paths, kraft.Filter{
+		Topic:     c.Topic,
+		Partition: c.Partition,
+		Since:     since,
+		Until:     until,
+		Types:     c.Type,
+		SkipNoOp:  c.SkipNoop,
+		Decisions: c.Decisions,
+	})
+}
