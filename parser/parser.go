@@ -80,7 +80,8 @@ const (
 	LoggerAppInfo     = lgAppInfo
 	LoggerCallback    = lgClientCallback
 	LoggerLibrdkafka  = lgLibrdkafka
-	NumLoggerKinds    = lgLibrdkafka + 1
+	LoggerConsumer    = lgConsumer
+	NumLoggerKinds    = lgConsumer + 1
 )
 
 func addID(ids []int32, id int32) []int32 {
@@ -267,6 +268,11 @@ func (p *Parser) dispatch(line []byte, first bool) {
 	if first {
 		p.Stats.ByLogger[lg]++
 	}
+	if lg == lgNone && bytes.HasPrefix(r.Msg, []byte("ProducerConfig values:")) {
+		// Kafka's log4j layout puts the logger after the block, on a line of
+		// its own: " (org.apache.kafka.clients.producer.ProducerConfig)".
+		lg = lgProducerConfig
+	}
 	if first && lg == lgNone && (r.Layout == LayoutLog4j || r.Layout == LayoutStrimzi) && len(r.Logger) == 0 {
 		// No "(logger)" where the layout has one: maybe a hard-wrapped paste.
 		// Hold it for one line.
@@ -300,6 +306,8 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		p.clientFailure()
 	case lgLibrdkafka:
 		p.librdkafka()
+	case lgConsumer:
+		p.consumer()
 	default:
 		// Unknown logger (an application's own, or none): only a few
 		// shapes matter here, looked for with cheap byte checks.
@@ -396,6 +404,7 @@ const (
 	lgAppInfo
 	lgClientCallback
 	lgLibrdkafka
+	lgConsumer
 )
 
 // loggerClass maps a logger name (full, Logback-abbreviated or short) to
@@ -446,6 +455,10 @@ func loggerClass(lg []byte) loggerKind {
 		return lgClientCallback
 	case "REQERR", "LEADERUA", "MSGSET", "FAIL", "PARTCNT", "METADATA", "BROKERUA":
 		return lgLibrdkafka
+	case "AbstractCoordinator", "ConsumerCoordinator", "ConsumerRebalanceListenerInvoker", "Fetcher", "FetchCollector",
+		"KafkaMessageListenerContainer", "AbstractMessageListenerContainer", "ConcurrentMessageListenerContainer",
+		"CoordinatorRequestManager", "MembershipManagerImpl", "SubscriptionState":
+		return lgConsumer
 	}
 	return lgNone
 }

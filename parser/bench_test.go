@@ -1,0 +1,65 @@
+package parser
+
+import (
+	"testing"
+	"time"
+)
+
+// Noise lines as real server.logs are full of: the hot path must reject
+// them without allocating.
+var noiseLines = [][]byte{
+	[]byte(`[2024-09-30 12:00:01,311] INFO [Log partition=orders-3, dir=/var/lib/kafka] Rolled new log segment at offset 55012 in 3 ms. (kafka.log.Log)`),
+	[]byte(`[2024-09-30 12:00:01,312] INFO [GroupCoordinator 1]: Preparing to rebalance group orders-consumer in state PreparingRebalance with old generation 12 (__consumer_offsets-21) (reason: Adding new member) (kafka.coordinator.group.GroupCoordinator)`),
+	[]byte(`[2024-09-30 12:00:01,313] INFO [LocalLog partition=orders-7, dir=/var/lib/kafka] Deleting segment files LogSegment(baseOffset=0, size=1048576) (kafka.log.LocalLog$)`),
+	[]byte("\tat kafka.network.Processor.run(SocketServer.scala:1110)"),
+}
+
+var leadershipLines = [][]byte{
+	[]byte(`[2021-04-28 16:12:30,890] INFO [Broker id=0] Leader erstesTopic-1 starts at leader epoch 10 from offset 0 with high watermark 0 ISR [0] addingReplicas [] removingReplicas []. Previous leader epoch was 9. (state.change.logger)`),
+	[]byte(`[2018-07-18 16:02:27,031] TRACE [Broker id=0] Received LeaderAndIsr request PartitionState(controllerEpoch=3, leader=0, leaderEpoch=1, isr=0,2, zkVersion=1, replicas=0,2,1, isNew=false) correlation id 7 from controller 0 epoch 3 for partition my-replicated-topic-0 (state.change.logger)`),
+	[]byte(`[2022-02-24 11:07:09,456] WARN [Producer clientId=producer-1] Got error produce response with correlation id 4928 on topic-partition orders-0, retrying (2147483646 attempts left). Error: NOT_LEADER_OR_FOLLOWER (org.apache.kafka.clients.producer.internals.Sender)`),
+}
+
+func benchLines(b *testing.B, lines [][]byte) {
+	p := New(time.UTC)
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	emit := func(*Event) {}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			p.Line(l, emit)
+		}
+	}
+}
+
+func BenchmarkNoise(b *testing.B)      { benchLines(b, noiseLines) }
+func BenchmarkLeadership(b *testing.B) { benchLines(b, leadershipLines) }
+
+func BenchmarkSpringLayout(b *testing.B) {
+	benchLines(b, [][]byte{
+		[]byte(`2024-03-11T20:35:28.207+03:00  INFO 16076 --- [nio-8080-exec-1] o.a.k.clients.producer.KafkaProducer     : [Producer clientId=producer-2] Instantiated an idempotent producer.`),
+		[]byte(`2024-03-11T20:35:28.207+03:00  WARN 16076 --- [ad | producer-2] o.a.k.clients.producer.internals.Sender  : [Producer clientId=producer-2] Got error produce response with correlation id 4711 on topic-partition orders-3, retrying (2147483646 attempts left). Error: NOT_LEADER_OR_FOLLOWER`),
+	})
+}
+
+// The irrelevant-line path allocates nothing.
+func TestNoiseDoesNotAllocate(t *testing.T) {
+	p := New(time.UTC)
+	emit := func(*Event) {}
+	for _, l := range noiseLines {
+		p.Line(l, emit)
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		for _, l := range noiseLines {
+			p.Line(l, emit)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("noise lines allocate %.1f times per pass", allocs)
+	}
+}
