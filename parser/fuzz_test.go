@@ -78,10 +78,10 @@ func FuzzState(f *testing.F) {
 	for in := range map[string]bool{
 		`(LeaderAndIsrInfo:(Leader:2,ISR:2,3,LeaderEpoch:14,ControllerEpoch:27),ReplicationFactor:3),AllReplicas:2,3,1)`: true,
 		`PartitionState(controllerEpoch=3, leader=0, leaderEpoch=1, isr=0,2, zkVersion=1, replicas=0,2,1, isNew=false)`:  true,
-		`{"leader":-1,"leader_epoch":1,"isr":[1]}`:                                                                           true,
-		`LeaderAndIsr(leader=2, leaderEpoch=14, isrWithBrokerEpoch=List(BrokerState(brokerId=2, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=41)`: true,
+		`{"leader":-1,"leader_epoch":1,"isr":[1]}`: true,
+		`LeaderAndIsr(leader=2, leaderEpoch=14, isrWithBrokerEpoch=List(BrokerState(brokerId=2, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=41)`:                                                        true,
 		`LeaderAndIsrPartitionState(topicName='orders', partitionIndex=3, controllerEpoch=27, leader=2, leaderEpoch=14, isr=[2, 3], zkVersion=41, replicas=[2, 3, 1], addingReplicas=[], removingReplicas=[], isNew=false)`: true,
-		`isr: [1, 2, 3] -> [2, 3], leader: 1 -> 2, leaderEpoch: 13 -> 14, partitionEpoch: 40 -> 41`: true,
+		`isr: [1, 2, 3] -> [2, 3], leader: 1 -> 2, leaderEpoch: 13 -> 14, partitionEpoch: 40 -> 41`:                                                                                                                         true,
 	} {
 		f.Add([]byte(in))
 	}

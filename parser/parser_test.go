@@ -232,9 +232,9 @@ func TestTopicPartition(t *testing.T) {
 func TestParseState(t *testing.T) {
 	cases := map[string]PartitionState{
 		`(LeaderAndIsrInfo:(Leader:2,ISR:2,3,LeaderEpoch:14,ControllerEpoch:27),ReplicationFactor:3),AllReplicas:2,3,1)`: {Leader: 2, LeaderEpoch: 14, ControllerEpoch: 27, ISR: []int32{2, 3}, Replicas: []int32{2, 3, 1}, Partition: Unknown},
-		`PartitionState(controllerEpoch=3, leader=0, leaderEpoch=1, isr=0,2, zkVersion=1, replicas=0,2,1, isNew=false)`:        {Leader: 0, LeaderEpoch: 1, ControllerEpoch: 3, ISR: []int32{0, 2}, Replicas: []int32{0, 2, 1}, Partition: Unknown},
-		`{"leader":-1,"leader_epoch":1,"isr":[1]}`:                                                                                 {Leader: -1, LeaderEpoch: 1, ControllerEpoch: Unknown, ISR: []int32{1}, Partition: Unknown},
-		`LeaderAndIsr(leader=2, leaderEpoch=14, isrWithBrokerEpoch=List(BrokerState(brokerId=2, brokerEpoch=-1), BrokerState(brokerId=3, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=41)`: {Leader: 2, LeaderEpoch: 14, ControllerEpoch: Unknown, ISR: []int32{2, 3}, Partition: Unknown},
+		`PartitionState(controllerEpoch=3, leader=0, leaderEpoch=1, isr=0,2, zkVersion=1, replicas=0,2,1, isNew=false)`:  {Leader: 0, LeaderEpoch: 1, ControllerEpoch: 3, ISR: []int32{0, 2}, Replicas: []int32{0, 2, 1}, Partition: Unknown},
+		`{"leader":-1,"leader_epoch":1,"isr":[1]}`: {Leader: -1, LeaderEpoch: 1, ControllerEpoch: Unknown, ISR: []int32{1}, Partition: Unknown},
+		`LeaderAndIsr(leader=2, leaderEpoch=14, isrWithBrokerEpoch=List(BrokerState(brokerId=2, brokerEpoch=-1), BrokerState(brokerId=3, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=41)`:               {Leader: 2, LeaderEpoch: 14, ControllerEpoch: Unknown, ISR: []int32{2, 3}, Partition: Unknown},
 		`LeaderAndIsrPartitionState(topicName='orders', partitionIndex=3, controllerEpoch=27, leader=2, leaderEpoch=14, isr=[2, 3], zkVersion=41, replicas=[2, 3, 1], addingReplicas=[], removingReplicas=[], isNew=false)`: {Topic: "orders", Partition: 3, Leader: 2, LeaderEpoch: 14, ControllerEpoch: 27, ISR: []int32{2, 3}, Replicas: []int32{2, 3, 1}},
 	}
 	for in, w := range cases {
