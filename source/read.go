@@ -55,7 +55,12 @@ func (lr *LineReader) Next() ([]byte, error) {
 	line, err := lr.r.ReadSlice('\n')
 	lr.Bytes += int64(len(line))
 	if err == nil {
-		return trimEOL(line), nil
+		line = trimEOL(line)
+		if len(line) > lr.max {
+			lr.Cut++
+			line = line[:lr.max]
+		}
+		return line, nil
 	}
 	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], line...)
@@ -84,7 +89,12 @@ func (lr *LineReader) Next() ([]byte, error) {
 	}
 	if len(line) > 0 {
 		// Last line without newline.
-		return trimEOL(line), nil
+		line = trimEOL(line)
+		if len(line) > lr.max {
+			lr.Cut++
+			line = line[:lr.max]
+		}
+		return line, nil
 	}
 	return nil, err
 }
