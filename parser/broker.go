@@ -323,10 +323,12 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 		}
 		if bytes.HasSuffix(s, []byte(" partitions")) && !bytes.Contains(s, []byte("for partition ")) {
 			n, _ := lastInt(s)
-			if bytes.Contains(s, []byte("controlled shutdown")) {
-				role = RoleFollower
-			}
 			ev := p.start(KindRequestPhase)
+			if bytes.Contains(s, []byte("controlled shutdown")) {
+				// KRaft: this broker is shutting down; its partitions lose it.
+				role = RoleFollower
+				ev.Cause = CauseControlledShutdown
+			}
 			ev.Phase = PhaseStoppedFetchers
 			ev.Role = role
 			ev.Broker = pf.id

@@ -145,7 +145,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 	if c.Episodes == 0 {
 		p("  none found in these logs\n\n")
 	} else {
-		p("  %s leader epochs seen: %s elections (%s moved the leader, %s kept it, %s left no leader",
+		p("  %s leader epoch(s) seen: %s election(s) (%s moved the leader, %s kept it, %s left no leader",
 			humanize.Comma(int64(c.Episodes)), humanize.Comma(int64(c.Transitions)), humanize.Comma(int64(c.LeaderMoved)),
 			humanize.Comma(int64(c.LeaderKept)), humanize.Comma(int64(c.LeaderNone)))
 		if unk := c.Transitions - c.LeaderMoved - c.LeaderKept - c.LeaderNone; unk > 0 {
@@ -361,6 +361,10 @@ func (c *Collector) writeEpisode(p func(string, ...any), e *timeline.Episode) {
 		ap := ""
 		if d, ok := bt.Applied(); ok {
 			ap = " · applied in " + Dur(d)
+		}
+		if len(parts) == 0 {
+			p("    broker %d %s: sent by the controller; no line from this broker\n", bt.Broker, roleName(bt.Role))
+			continue
 		}
 		p("    broker %d %s: %s%s\n", bt.Broker, roleName(bt.Role), strings.Join(parts, ", "), ap)
 	}

@@ -449,6 +449,13 @@ func (t *Timeline) requestPhase(src int, ev *parser.Event) {
 	if rq.phases[ev.Role][ev.Phase].IsZero() {
 		rq.phases[ev.Role][ev.Phase] = ev.Time
 	}
+	if ev.Cause != parser.CauseUnknown {
+		for _, m := range rq.members {
+			if e := t.episodes[m.key]; e != nil && e.Cause == parser.CauseUnknown {
+				e.Cause, e.CauseBrokers = ev.Cause, []int32{ev.Broker}
+			}
+		}
+	}
 	rq.last = ev.Time
 	// KRaft has no end-of-request line: fetchers started ends the follower batch.
 	if ev.Phase == parser.PhaseStartedFetcher && rq.role == parser.RoleFollower {
@@ -864,11 +871,11 @@ func (t *Timeline) emit(done []*Episode) {
 			}
 		}
 		t.fillRoles(e)
-		if e.LeaderEpoch == 0 && e.Cause == parser.CauseUnknown {
+		e.Resent = e.resentSeen && !e.freshSeen
+		if e.LeaderEpoch == 0 && e.Cause == parser.CauseUnknown && !e.Resent && e.Transition {
 			// Leader epochs start at 0 when a partition is created.
 			e.Cause = parser.CauseNewPartition
 		}
-		e.Resent = e.resentSeen && !e.freshSeen && e.Cause != parser.CauseNewPartition
 		if e.Transition && !e.Resent {
 			t.addToBurst(e)
 		}
