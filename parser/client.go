@@ -79,6 +79,18 @@ func LeaderRelated(e string) bool {
 func (p *Parser) sender() bool {
 	r := &p.rec
 	cid, s := clientID(r.Msg, r.Thread)
+	// A client id may itself contain "]": cut the prefix where the
+	// message proper starts instead.
+	for _, m := range [...]string{"Got error produce response", "Received invalid metadata error"} {
+		if i := bytes.Index(r.Msg, []byte(m)); i > 0 && !bytes.HasPrefix(s, []byte(m)) {
+			s = r.Msg[i:]
+			if pre := r.Msg[:i]; bytes.HasPrefix(pre, []byte("[Producer clientId=")) {
+				id := bytes.TrimSuffix(bytes.TrimRight(pre, " "), []byte("]"))
+				cid = string(id[len("[Producer clientId="):])
+			}
+			break
+		}
+	}
 	switch {
 	case bytes.HasPrefix(s, []byte("Got error produce response with correlation id ")):
 		p.Stats.Eras |= EraProducer

@@ -2,7 +2,9 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 
@@ -16,6 +18,7 @@ const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 // JSONWriter writes one JSON object per line.
 type JSONWriter struct {
 	w   *bufio.Writer
+	buf bytes.Buffer
 	enc *json.Encoder
 	loc *time.Location
 	// Err is the first write error (a closed pipe, a full disk).
@@ -24,10 +27,10 @@ type JSONWriter struct {
 
 // NewJSONWriter writes to w, showing times in loc.
 func NewJSONWriter(w io.Writer, loc *time.Location) *JSONWriter {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	return &JSONWriter{w: bw, enc: enc, loc: loc}
+	j := &JSONWriter{w: bufio.NewWriterSize(w, 64<<10), loc: loc}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false)
+	return j
 }
 
 // Flush writes buffered lines.
@@ -42,7 +45,28 @@ func (j *JSONWriter) put(v any) {
 	if j.Err != nil {
 		return
 	}
+	j.buf.Reset()
 	if err := j.enc.Encode(v); err != nil {
+		j.Err = err
+		return
+	}
+	b := j.buf.Bytes()
+	// encoding/json escapes C0 controls but passes C1 (U+0080–U+009F)
+	// through; some terminals act on them, so escape them too. In UTF-8 they
+	// are 0xC2 0x80–0x9F, which only occur inside strings.
+	if bytes.IndexByte(b, 0xc2) >= 0 {
+		var out []byte
+		for i := 0; i < len(b); i++ {
+			if b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
+				out = append(out, fmt.Sprintf("\\u%04x", b[i+1])...)
+				i++
+				continue
+			}
+			out = append(out, b[i])
+		}
+		b = out
+	}
+	if _, err := j.w.Write(b); err != nil {
 		j.Err = err
 	}
 }

@@ -122,3 +122,28 @@ func TestUnreadablePathsNamedAndRestAudited(t *testing.T) {
 		t.Errorf("all missing: exit %d stderr %q", code, errs)
 	}
 }
+
+// Log text must not reach the terminal as control sequences (OSC 52
+// clipboard writes, screen clears); JSON escapes them.
+func TestTerminalSafety(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app\x1b[2J.log")
+	line := "[2022-02-24 11:07:09,456] WARN [Producer clientId=evil\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\u009b31m] Got error produce response with correlation id 1 on topic-partition orders-0, retrying (2 attempts left). Error: NOT_LEADER_OR_FOLLOWER\x1b[2J (org.apache.kafka.clients.producer.internals.Sender)\n"
+	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json"} {
+		out, errs, code := audit(t, format, dir)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
+		for _, s := range []string{out, errs} {
+			if strings.ContainsAny(s, "\x1b\x07\u009b") {
+				t.Errorf("%s output carries a control sequence: %q", format, s)
+			}
+		}
+		if !strings.Contains(out, "evil") {
+			t.Errorf("%s: the error itself was lost", format)
+		}
+	}
+}
