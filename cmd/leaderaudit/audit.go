@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,7 +24,7 @@ import (
 type AuditCmd struct {
 	Paths         []string      `arg:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin." default:"-"`
 	Format        string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
-	TZ            string        `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin. Default: this machine's local zone."`
+	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path ('app/*=Europe/Moscow'). Default: this machine's local zone."`
 	Since         string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
 	Until         string        `help:"Only events before this time (same forms as --since)."`
 	Topic         string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
@@ -89,16 +90,70 @@ func parseWhen(s string, loc *time.Location, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("cannot read time %q: use RFC 3339, 'YYYY-MM-DD HH:MM:SS', or a duration like 2h", s)
 }
 
-// loadZone resolves --tz.
-func loadZone(tz string) (*time.Location, string, error) {
-	if tz == "" {
-		return time.Local, "log timestamps without a zone read in this machine's local zone; set --tz to change", nil
+// zones is --tz: a default zone and per-path overrides.
+type zones struct {
+	def       *time.Location
+	overrides []zoneRule
+	note      string
+}
+
+type zoneRule struct {
+	glob string
+	loc  *time.Location
+}
+
+// loadZones resolves --tz values: "ZONE" sets the default, "GLOB=ZONE" a
+// zone for paths matching GLOB (matched against the path and each of its
+// trailing parts, so 'app/*' matches logs/app/app.log).
+func loadZones(vals []string) (*zones, error) {
+	z := &zones{def: time.Local}
+	defName := ""
+	var notes []string
+	for _, v := range vals {
+		glob, name, per := strings.Cut(v, "=")
+		if !per {
+			name, glob = v, ""
+		}
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			return nil, fmt.Errorf("--tz %q: %v", v, err)
+		}
+		if !per {
+			z.def, defName = loc, name
+			continue
+		}
+		if _, err := path.Match(glob, ""); err != nil {
+			return nil, fmt.Errorf("--tz %q: bad glob", v)
+		}
+		z.overrides = append(z.overrides, zoneRule{glob, loc})
+		notes = append(notes, glob+" as "+name)
 	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		return nil, "", fmt.Errorf("--tz %q: %v", tz, err)
+	if defName == "" {
+		z.note = "log timestamps without a zone read in this machine's local zone; set --tz to change"
+	} else {
+		z.note = "log timestamps without a zone read as --tz " + defName
 	}
-	return loc, "log timestamps without a zone read as --tz " + tz, nil
+	if len(notes) > 0 {
+		z.note += "; " + strings.Join(notes, ", ")
+	}
+	return z, nil
+}
+
+func (z *zones) forPath(p string) *time.Location {
+	p = filepath.ToSlash(p)
+	for _, r := range z.overrides {
+		for s := p; ; {
+			if ok, _ := path.Match(r.glob, s); ok {
+				return r.loc
+			}
+			i := strings.IndexByte(s, '/')
+			if i < 0 {
+				break
+			}
+			s = s[i+1:]
+		}
+	}
+	return z.def
 }
 
 // filter decides which events the audit keeps.
@@ -130,11 +185,12 @@ func (f *filter) keep(ev *parser.Event) bool {
 }
 
 func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	loc, zoneNote, err := loadZone(a.TZ)
+	zs, err := loadZones(a.TZ)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	loc, zoneNote := zs.def, zs.note
 	now := time.Now()
 	f := filter{topic: a.Topic, partition: a.Partition}
 	if f.since, err = parseWhen(a.Since, loc, now); err != nil {
@@ -164,7 +220,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			skippedLines = append(skippedLines, in.Path+": binary file (not a text log)")
 		}
 	}
-	rd := source.NewReader(ins, func(string) *time.Location { return loc })
+	rd := source.NewReader(ins, zs.forPath)
 	rd.Stdin = stdin
 
 	col := report.NewCollector(report.Options{Loc: loc, ZoneNote: zoneNote})

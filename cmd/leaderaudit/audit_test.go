@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/gol
 
 func audit(t *testing.T, format string, paths ...string) (string, string, int) {
 	t.Helper()
-	a := &AuditCmd{Paths: paths, Format: format, TZ: "UTC", Partition: -1,
+	a := &AuditCmd{Paths: paths, Format: format, TZ: []string{"UTC"}, Partition: -1,
 		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
 	var out, errb bytes.Buffer
 	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
@@ -145,5 +145,25 @@ func TestTerminalSafety(t *testing.T) {
 		if !strings.Contains(out, "evil") {
 			t.Errorf("%s: the error itself was lost", format)
 		}
+	}
+}
+
+func TestZonePerPath(t *testing.T) {
+	z, err := loadZones([]string{"UTC", "app/*=Europe/Moscow", "*.out=Asia/Jakarta"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{
+		"logs/app/app.log": "Europe/Moscow", "app/x.log": "Europe/Moscow", "broker-1/server.log": "UTC", "b/kafkaServer.out": "Asia/Jakarta",
+	} {
+		if got := z.forPath(p).String(); got != want {
+			t.Errorf("%s: %s, want %s", p, got, want)
+		}
+	}
+	if !strings.Contains(z.note, "app/* as Europe/Moscow") {
+		t.Errorf("note %q", z.note)
+	}
+	if _, err := loadZones([]string{"Mars/Olympus"}); err == nil {
+		t.Error("bad zone accepted")
 	}
 }
