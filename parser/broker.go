@@ -19,9 +19,10 @@ type prefix struct {
 	id         int32 // broker / controller / node id
 	epoch      int32 // controller epoch when the prefix carries it
 	component  []byte
-	topic      string // [Partition t-p broker=N]
-	partition  int32
-	hasTP      bool
+	// tpRaw is the partition a prefix names ("[Partition t-p broker=N]",
+	// "[Log partition=t-p, ...]"), parsed only when a rule needs it so
+	// that noise lines cost no allocation.
+	tpRaw      []byte
 	bracketTP  bool
 	kraftCtrl  bool // [QuorumController id=N] or the older KRaft "[Controller N] "
 	quorumNode bool // [RaftManager id=N]
@@ -35,7 +36,7 @@ var (
 // parsePrefix strips the component prefix Kafka puts inside %m (broker.md
 // §1.5) and reports what it says.
 func parsePrefix(m []byte) (prefix, []byte) {
-	pf := prefix{id: Unknown, epoch: Unknown, partition: Unknown}
+	pf := prefix{id: Unknown, epoch: Unknown}
 	if len(m) == 0 {
 		return pf, m
 	}
@@ -87,10 +88,15 @@ func parsePrefix(m []byte) (prefix, []byte) {
 			if b := bytes.Index(body, []byte(" broker=")); b > 0 {
 				pf.id = atoi32(body[b+len(" broker="):])
 				pf.side = sideBroker
-				if t, p, ok := TopicPartition(body[:b]); ok {
-					pf.topic, pf.partition, pf.hasTP = t, p, true
-				}
+				pf.tpRaw = body[:b]
 			}
+		case bytes.HasPrefix(in, []byte("Log partition=")), bytes.HasPrefix(in, []byte("UnifiedLog partition=")), bytes.HasPrefix(in, []byte("LocalLog partition=")):
+			body := in[bytes.IndexByte(in, '=')+1:]
+			if c := bytes.IndexByte(body, ','); c > 0 {
+				body = body[:c]
+			}
+			pf.tpRaw = body
+			return pf, rest
 		case bytes.HasPrefix(in, []byte("RaftManager ")):
 			pf.quorumNode = true
 			if v, ok := intAfter(in, "id="); ok {
@@ -100,7 +106,13 @@ func parsePrefix(m []byte) (prefix, []byte) {
 			// [ReplicaFetcherManager on broker N], [KafkaServer id=N],
 			// [Kafka Server N], [BrokerLifecycleManager id=N], [ReplicaManager broker=N],
 			// [PartitionStateMachine controllerId=N], [Partition state machine on Controller N].
-			if v, ok := intAfter(in, "on broker "); ok {
+			if v, ok := intAfter(in, "replicaId="); ok {
+				pf.id, pf.side = int32(v), sideBroker
+			} else if v, ok := intAfter(in, "brokerId="); ok {
+				pf.id, pf.side = int32(v), sideBroker
+			} else if bytes.HasPrefix(in, []byte("GroupCoordinator ")) {
+				pf.id, pf.side = atoi32(in[len("GroupCoordinator "):]), sideBroker
+			} else if v, ok := intAfter(in, "on broker "); ok {
 				pf.id, pf.side = int32(v), sideBroker
 			} else if v, ok := intAfter(in, "broker="); ok {
 				pf.id, pf.side = int32(v), sideBroker
@@ -139,14 +151,20 @@ func parsePrefix(m []byte) (prefix, []byte) {
 		if i := bytes.Index(m, []byte("] on broker ")); i > 0 {
 			if v, rest, ok := leadingInt(m[i+len("] on broker "):]); ok && bytes.HasPrefix(rest, []byte(": ")) {
 				pf.side, pf.id = sideBroker, int32(v)
-				if t, p, ok := TopicPartition(m[len("Partition ") : i+1]); ok {
-					pf.topic, pf.partition, pf.hasTP = t, p, true
-				}
+				pf.tpRaw = m[len("Partition ") : i+1]
 				return pf, rest[2:]
 			}
 		}
 	}
 	return pf, m
+}
+
+// tp parses the partition the prefix names.
+func (pf *prefix) tp() (string, int32, bool) {
+	if len(pf.tpRaw) == 0 {
+		return "", 0, false
+	}
+	return TopicPartition(pf.tpRaw)
 }
 
 // has reports whether s starts with w, ignoring the case of the first
@@ -204,6 +222,10 @@ func (p *Parser) broker(lg loggerKind) bool {
 		if p.partitionLine(pf, rest) {
 			return true
 		}
+		if p.isrLine(pf, rest) {
+			return true
+		}
+		return p.partitionMisc(pf, rest)
 	case lgController:
 		if pf.kraftCtrl || bytes.HasPrefix(r.Logger, []byte("org.apache.kafka.controller")) {
 			p.Stats.Eras |= EraQuorumController
@@ -217,9 +239,18 @@ func (p *Parser) broker(lg loggerKind) bool {
 			}
 		}
 	case lgServer:
+		if bytes.HasPrefix(r.Msg, []byte("[ReplicaFetcherManager")) {
+			return p.fetcherManager(pf, rest)
+		}
 		if p.serverLine(pf, rest) {
 			return true
 		}
+	case lgFetcher:
+		return p.truncation(pf, rest)
+	case lgLog:
+		return p.truncation(pf, rest)
+	case lgCoordinator:
+		return p.coordinator(pf, rest)
 	case lgQuorum:
 		if p.quorumLine(pf, rest) {
 			return true
@@ -493,11 +524,10 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 		role, body = RoleFollower, s[len("Follower "):]
 	default:
 		// "t-p starts at Leader Epoch E ..." (0.11–2.5, server.log): leader side.
-		if pf.hasTP || bytes.Contains(s, []byte(" starts at ")) {
-			role = RoleLeader
-		} else {
-			return p.partitionMisc(pf, s)
+		if !bytes.Contains(s, []byte(" starts at ")) {
+			return false
 		}
+		role = RoleLeader
 	}
 	sp := bytes.IndexByte(body, ' ')
 	if sp <= 0 {

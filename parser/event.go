@@ -50,6 +50,14 @@ const (
 	KindClientVersion
 	// KindConsumer: a consumer-side group event (Consumer says which).
 	KindConsumer
+	// KindISRChange: the partition leader (Broker) shrank, expanded or
+	// committed the ISR: PrevISR → ISR. Rejected: ZooKeeper refused it
+	// ("Cached zkVersion ... not equal"), so it never took effect.
+	KindISRChange
+	// KindTruncation: a follower truncated its log (Offset) after a leader
+	// change; Unclean when it refused because the new leader is behind
+	// (Offset = leader's end, EndOffset = its own: the lost range).
+	KindTruncation
 )
 
 // ConsumerEvent refines KindConsumer.
@@ -167,9 +175,11 @@ const (
 	LifeControllerElected
 	LifeControllerResigned
 	LifeQuorumLeader
+	LifeCoordinatorElected // group coordinator for __consumer_offsets-Partition
+	LifeCoordinatorResigned
 )
 
-var lifeNames = [...]string{"", "starting", "started", "shutting_down", "shut_down", "controlled_shutdown", "zk_session_expired", "registered", "fenced", "unfenced", "controller_elected", "controller_resigned", "quorum_leader"}
+var lifeNames = [...]string{"", "starting", "started", "shutting_down", "shut_down", "controlled_shutdown", "zk_session_expired", "registered", "fenced", "unfenced", "controller_elected", "controller_resigned", "quorum_leader", "coordinator_elected", "coordinator_resigned"}
 
 func (l Lifecycle) String() string {
 	if int(l) < len(lifeNames) {
@@ -236,6 +246,11 @@ type Event struct {
 	TopicOnly bool
 	Config    map[string]string
 	Text      string // client version, or a short free-text detail
+	PrevISR   []int32
+	// Offset / EndOffset: truncation offsets (KindTruncation).
+	Offset, EndOffset int64
+	// Rejected: an ISR change ZooKeeper refused (KindISRChange).
+	Rejected bool
 	// Consumer side: the group and what happened (KindConsumer). Broker
 	// holds the coordinator's broker id where the line names it.
 	GroupID  string

@@ -81,7 +81,10 @@ const (
 	LoggerCallback    = lgClientCallback
 	LoggerLibrdkafka  = lgLibrdkafka
 	LoggerConsumer    = lgConsumer
-	NumLoggerKinds    = lgConsumer + 1
+	LoggerFetcher     = lgFetcher
+	LoggerLog         = lgLog
+	LoggerCoordinator = lgCoordinator
+	NumLoggerKinds    = lgCoordinator + 1
 )
 
 func addID(ids []int32, id int32) []int32 {
@@ -280,7 +283,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		return
 	}
 	switch lg {
-	case lgStateChange, lgController, lgPartition, lgServer, lgQuorum:
+	case lgStateChange, lgController, lgPartition, lgServer, lgQuorum, lgFetcher, lgLog, lgCoordinator:
 		if !p.broker(lg) {
 			p.unparsed(line)
 		}
@@ -405,6 +408,9 @@ const (
 	lgClientCallback
 	lgLibrdkafka
 	lgConsumer
+	lgFetcher     // kafka.server.ReplicaFetcherThread
+	lgLog         // kafka.log.Log / UnifiedLog / LocalLog
+	lgCoordinator // kafka.coordinator.group.*
 )
 
 // loggerClass maps a logger name (full, Logback-abbreviated or short) to
@@ -443,6 +449,12 @@ func loggerClass(lg []byte) loggerKind {
 		return lgServer
 	case "QuorumState", "KafkaRaftClient", "RaftManager":
 		return lgQuorum
+	case "ReplicaFetcherThread", "AbstractFetcherThread":
+		return lgFetcher
+	case "Log", "UnifiedLog", "LocalLog":
+		return lgLog
+	case "GroupCoordinator", "GroupMetadataManager":
+		return lgCoordinator
 	case "Sender":
 		if bytes.Contains(lg, []byte("producer")) || bytes.Contains(lg, []byte(".p.")) || bytes.HasPrefix(lg, []byte("o.a.k")) {
 			return lgProducerSender

@@ -306,6 +306,9 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 	}
 	p("\n")
 
+	w.Flush()
+	c.writeContext(w, m.Timeline)
+
 	if len(m.Findings) > 0 {
 		p("Findings\n")
 		for _, f := range m.Findings {

@@ -61,6 +61,16 @@ type srcBroker struct {
 	broker int32
 }
 
+type fetchKey struct {
+	sb srcBroker
+	tp TP
+}
+
+type heldPhase struct {
+	ev  parser.Event
+	ref Ref
+}
+
 type corrRef struct {
 	corr int64
 	key  Key
@@ -91,6 +101,9 @@ type Timeline struct {
 	reqs     map[srcBroker]*request
 	lastReq  map[srcBroker]*request
 	corrs    map[srcBroker]map[TP]corrRef
+	// fetchHeld: epoch-less "Removed fetcher" phases waiting for the
+	// broker's next line about the partition.
+	fetchHeld map[fetchKey]heldPhase
 	triggers []trigger
 
 	errs []*ProducerError // waiting for the watermark to pass t + tolerance
@@ -120,6 +133,7 @@ func New(cfg Config, sink Sink) *Timeline {
 		reqs:      map[srcBroker]*request{},
 		lastReq:   map[srcBroker]*request{},
 		corrs:     map[srcBroker]map[TP]corrRef{},
+		fetchHeld: map[fetchKey]heldPhase{},
 		Clients:   map[string]*Client{},
 		srcClient: map[int]string{},
 		ctrlEpoch: map[int32]int32{},
@@ -179,6 +193,10 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 		}
 	case parser.KindProducerError:
 		t.producerError(src, ev, ref)
+	case parser.KindISRChange:
+		t.isrChange(ev, ref)
+	case parser.KindTruncation:
+		t.truncation(src, ev, ref)
 	case parser.KindConsumer:
 		if len(t.Stats.Consumers) < maxContext {
 			t.Stats.Consumers = append(t.Stats.Consumers, ConsumerEvent{Time: ev.Time, ClientID: ev.ClientID, GroupID: ev.GroupID, Kind: ev.Consumer, Coordinator: ev.Broker, Text: ev.Text, Ref: ref})
@@ -281,9 +299,6 @@ func (t *Timeline) setLeader(e *Episode, leader int32) {
 		ps.pending = nil
 		t.touch(e, touchTime, p.ref)
 	}
-	if e.Cause == parser.CauseUnknown {
-		t.causeFromTrigger(e)
-	}
 }
 
 func (t *Timeline) applyDecision(e *Episode, at time.Time, controller, ctrlEpoch int32, cause parser.Cause, unclean bool) {
@@ -337,6 +352,27 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 			}
 		}
 	}
+	if epoch == Unknown && ev.CorrelationID < 0 && ev.Phase == parser.PhaseStoppedFetchers {
+		// "Removed fetcher for partitions ..." comes before the new
+		// leader's epoch line (ZK makeLeader, KRaft leaders) but after a
+		// follower's: hold it until the broker's next line for the
+		// partition says which epoch it belongs to.
+		k := fetchKey{sb, tp}
+		if _, ok := t.fetchHeld[k]; !ok {
+			t.fetchHeld[k] = heldPhase{ev: *ev, ref: ref}
+		}
+		return
+	}
+	if held, ok := t.fetchHeld[fetchKey{sb, tp}]; ok && epoch != Unknown {
+		delete(t.fetchHeld, fetchKey{sb, tp})
+		if ev.Time.Sub(held.ev.Time) <= time.Second {
+			h := held.ev
+			h.LeaderEpoch = epoch
+			defer t.phase(src, &h, held.ref)
+		} else {
+			t.releaseHeld(src, held)
+		}
+	}
 	if epoch == Unknown {
 		// Fall back to the partition's newest open episode.
 		if ps := t.parts[tp]; ps != nil && len(ps.open) > 0 {
@@ -370,6 +406,9 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 	}
 	if !ev.Metadata {
 		e.Transition = true
+		if e.Cause == parser.CauseUnknown {
+			t.causeFromTrigger(e)
+		}
 	}
 	noteFreshness(e, ev)
 	if ev.Leader != Unknown {
@@ -604,7 +643,7 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 		e.Replicas = ev.Replicas
 	}
 	t.setLeader(e, ev.Leader)
-	if e.Cause == parser.CauseUnknown || e.Cause == parser.CauseOfflinePartition {
+	if !ev.Metadata && (e.Cause == parser.CauseUnknown || e.Cause == parser.CauseOfflinePartition) {
 		t.causeFromTrigger(e)
 	}
 }
@@ -727,7 +766,55 @@ func (t *Timeline) Close() {
 	t.flushBurst()
 }
 
+// releaseHeld gives a held fetcher phase to the episode the broker was
+// already in: the partition's newest open episode, if this broker logged
+// a phase for it before the fetcher line (a follower's own sequence).
+func (t *Timeline) releaseHeld(src int, h heldPhase) {
+	tp := TP{h.ev.Topic, h.ev.Partition}
+	e := t.newestOpen(tp, h.ev.Time)
+	if e == nil {
+		t.Stats.Orphans++
+		return
+	}
+	for _, bt := range e.Brokers {
+		if bt.Broker != h.ev.Broker {
+			continue
+		}
+		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
+			if at := bt.Phases[ph]; !at.IsZero() && !at.After(h.ev.Time) {
+				ev := h.ev
+				ev.LeaderEpoch = e.LeaderEpoch
+				t.phase(src, &ev, h.ref)
+				return
+			}
+		}
+	}
+	t.Stats.Orphans++
+}
+
 func (t *Timeline) closeRequests(all bool) {
+	if len(t.fetchHeld) > 0 {
+		var due []fetchKey
+		for k, h := range t.fetchHeld {
+			if all || t.watermark.Sub(h.ev.Time) > time.Second {
+				due = append(due, k)
+			}
+		}
+		// Map order is random; release in a fixed order.
+		sort.Slice(due, func(i, j int) bool {
+			a, b := t.fetchHeld[due[i]], t.fetchHeld[due[j]]
+			if !a.ev.Time.Equal(b.ev.Time) {
+				return a.ev.Time.Before(b.ev.Time)
+			}
+			return a.ref.Source < b.ref.Source || (a.ref.Source == b.ref.Source && a.ref.Line < b.ref.Line) ||
+				(a.ref == b.ref && (due[i].tp.Topic < due[j].tp.Topic || (due[i].tp.Topic == due[j].tp.Topic && due[i].tp.Partition < due[j].tp.Partition)))
+		})
+		for _, k := range due {
+			h := t.fetchHeld[k]
+			delete(t.fetchHeld, k)
+			t.releaseHeld(k.sb.src, h)
+		}
+	}
 	for _, rq := range t.reqs {
 		if !rq.closed && (all || t.watermark.Sub(rq.last) > t.cfg.Quiet) {
 			t.closeRequest(rq)
@@ -880,6 +967,67 @@ func (t *Timeline) emit(done []*Episode) {
 			t.addToBurst(e)
 		}
 		t.sink.Episode(e)
+	}
+}
+
+// newestOpen returns the partition's newest episode still active at.
+func (t *Timeline) newestOpen(tp TP, at time.Time) *Episode {
+	ps := t.parts[tp]
+	if ps == nil || len(ps.open) == 0 {
+		return nil
+	}
+	e := ps.open[len(ps.open)-1]
+	if at.Sub(e.LastActivity) > t.cfg.Quiet {
+		return nil
+	}
+	return e
+}
+
+func (t *Timeline) isrChange(ev *parser.Event, ref Ref) {
+	if len(t.Stats.ISRChanges) >= maxContext {
+		return
+	}
+	if ev.Rejected {
+		// "Cached zkVersion ... not equal": the shrink just before it
+		// never happened.
+		for i := len(t.Stats.ISRChanges) - 1; i >= 0 && i >= len(t.Stats.ISRChanges)-64; i-- {
+			c := &t.Stats.ISRChanges[i]
+			if c.Topic == ev.Topic && c.Partition == ev.Partition && c.Broker == ev.Broker {
+				c.Rejected = true
+				return
+			}
+		}
+		return
+	}
+	t.Stats.ISRChanges = append(t.Stats.ISRChanges, ISRChange{Time: ev.Time, Broker: ev.Broker, Topic: ev.Topic, Partition: ev.Partition,
+		Kind: ev.Text, From: ev.PrevISR, To: ev.ISR, Ref: ref})
+}
+
+func (t *Timeline) truncation(src int, ev *parser.Event, ref Ref) {
+	tr := Truncation{Time: ev.Time, Broker: ev.Broker, Topic: ev.Topic, Partition: ev.Partition, Offset: ev.Offset,
+		Refused: ev.Unclean, EndOffset: ev.EndOffset, Ref: ref}
+	if len(t.Stats.Truncations) < maxContext {
+		t.Stats.Truncations = append(t.Stats.Truncations, tr)
+	}
+	e := t.newestOpen(TP{ev.Topic, ev.Partition}, ev.Time)
+	if e == nil {
+		return
+	}
+	if len(e.Truncations) < 16 {
+		e.Truncations = append(e.Truncations, tr)
+	}
+	if tr.Refused {
+		e.Unclean = true
+		e.Cause = parser.CauseUnclean
+	}
+	if ev.Broker != Unknown {
+		// The fetcher's truncation is the per-partition "truncated" phase
+		// that 2.6+ no longer writes to state-change.log.
+		bt := e.broker(ev.Broker)
+		if bt.Phases[parser.PhaseTruncated].IsZero() {
+			bt.Phases[parser.PhaseTruncated] = ev.Time
+			t.touch(e, ev.Time, ref)
+		}
 	}
 }
 

@@ -107,6 +107,8 @@ type Episode struct {
 	ProducerErrors int
 	BurstID        int
 	Evidence       []Ref // first lines that built it (bounded)
+	// Truncations: followers cutting their logs after this change.
+	Truncations []Truncation
 	// LastActivity: the last time a line added something new to it; an
 	// episode quiet for Config.Quiet is over (live views show it as done).
 	LastActivity time.Time
@@ -119,6 +121,7 @@ func (e *Episode) Clone() *Episode {
 	c.ISR = append([]int32(nil), e.ISR...)
 	c.Replicas = append([]int32(nil), e.Replicas...)
 	c.Evidence = append([]Ref(nil), e.Evidence...)
+	c.Truncations = append([]Truncation(nil), e.Truncations...)
 	c.Brokers = make([]*BrokerTimeline, len(e.Brokers))
 	for i, b := range e.Brokers {
 		bc := *b
@@ -239,6 +242,33 @@ type BrokerEvent struct {
 	Ref       Ref
 }
 
+// Truncation is a follower truncating its log after a leader change.
+type Truncation struct {
+	Time      time.Time
+	Broker    int32
+	Topic     string
+	Partition int32
+	Offset    int64 // truncated to
+	// Refused: the follower would have had to truncate below its own end
+	// (EndOffset) to the new leader's end (Offset) and refused: the new
+	// leader was elected uncleanly and [Offset, EndOffset) is lost.
+	Refused   bool
+	EndOffset int64
+	Ref       Ref
+}
+
+// ISRChange is a partition leader changing the ISR.
+type ISRChange struct {
+	Time      time.Time
+	Broker    int32
+	Topic     string
+	Partition int32
+	Kind      string // shrink, expand, updated
+	From, To  []int32
+	Rejected  bool // ZooKeeper refused it (zombie leader)
+	Ref       Ref
+}
+
 // ConsumerEvent is a consumer group event from a client log.
 type ConsumerEvent struct {
 	Time        time.Time
@@ -314,5 +344,7 @@ type Stats struct {
 	Controllers   []ControllerEvent
 	BrokerEvents  []BrokerEvent
 	Consumers     []ConsumerEvent
+	ISRChanges    []ISRChange
+	Truncations   []Truncation
 	ControllerCap int
 }

@@ -260,6 +260,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	}
 	cfg := tl.Config()
 	if jw != nil {
+		jw.Context(&tl.Stats)
 		for _, si := range infos {
 			jw.Any(si)
 		}

@@ -116,8 +116,8 @@ func TestLargeSamples(t *testing.T) {
 			"my-replicated-topic-0@1 leader 0 prev null cause broker_failure dur 4 resent false | b0 leader cached=27.034 completed=27.032 handling=27.031 received=27.031 | b2 follower",
 		}},
 		"052 1.0 broker 2 startup": {[]string{"052"}, 101, 0, []string{
-			"__consumer_offsets-0@2 leader 2 prev null cause null dur 0 resent false | b2 leader epoch_start=50.966",
-			"__consumer_offsets-0@3 leader 2 prev 2 cause null dur 0 resent false | b2 leader epoch_start=52.580",
+			"__consumer_offsets-0@2 leader 2 prev null cause null dur 31 resent false | b2 leader epoch_start=50.966 stopped_fetchers=50.935",
+			"__consumer_offsets-0@3 leader 2 prev 2 cause null dur 0 resent false | b2 leader epoch_start=52.580 stopped_fetchers=52.580",
 		}},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -1,0 +1,251 @@
+package parser
+
+import (
+	"bytes"
+)
+
+// defaultBroker is the broker a source's lines come from when a line does
+// not say (kafka.log.Log lines carry only the partition): known only when
+// the source has shown exactly one broker id.
+func (p *Parser) defaultBroker() int32 {
+	if len(p.Stats.Brokers) == 1 {
+		return p.Stats.Brokers[0]
+	}
+	return Unknown
+}
+
+// isrLine: ISR shrink / expand / committed / rejected (broker.md §6.1),
+// written by the partition's leader.
+func (p *Parser) isrLine(pf prefix, s []byte) bool {
+	t, part, ok := pf.tp()
+	if !ok {
+		return false
+	}
+	ev := p.start(KindISRChange)
+	ev.Broker, ev.Topic, ev.Partition = pf.id, t, part
+	ev.Leader = pf.id
+	switch {
+	case bytes.HasPrefix(s, []byte("Shrinking ISR")), bytes.HasPrefix(s, []byte("Expanding ISR")):
+		ev.Text = "shrink"
+		if s[0] == 'E' {
+			ev.Text = "expand"
+		}
+		from, to, ok := fromTo(s)
+		if !ok {
+			return false
+		}
+		ev.PrevISR, ev.ISR = parseIntList(from), parseIntList(to)
+	case bytes.HasPrefix(s, []byte("ISR updated to ")), bytes.HasPrefix(s, []byte("ISR updated from AlterIsr to ")):
+		ev.Text = "updated"
+		rest := s[bytes.Index(s, []byte(" to "))+4:]
+		if e := bytes.Index(rest, []byte(" and ")); e >= 0 {
+			rest = rest[:e]
+		}
+		ev.ISR = parseIntList(rest)
+	case bytes.HasPrefix(s, []byte("Cached zkVersion")):
+		ev.Text = "rejected"
+		ev.Rejected = true
+	default:
+		return false
+	}
+	p.send()
+	return true
+}
+
+// fromTo reads "... from A to B" where A and B are comma-separated ids;
+// B ends at ". " or the end.
+func fromTo(s []byte) (from, to []byte, ok bool) {
+	i := bytes.Index(s, []byte(" from "))
+	if i < 0 {
+		return nil, nil, false
+	}
+	rest := s[i+6:]
+	j := bytes.Index(rest, []byte(" to "))
+	if j < 0 {
+		return nil, nil, false
+	}
+	from, to = rest[:j], rest[j+4:]
+	if k := bytes.IndexAny(to, " ."); k >= 0 {
+		to = to[:k]
+	}
+	return from, to, true
+}
+
+// truncation: follower log truncation after a leader change (§6.3, §6.4),
+// and the FATAL refusal that betrays an unclean leader.
+func (p *Parser) truncation(pf prefix, s []byte) bool {
+	if !bytes.Contains(s, []byte("runcat")) {
+		return true
+	}
+	ev := p.start(KindTruncation)
+	ev.Broker = pf.id
+	if ev.Broker == Unknown {
+		ev.Broker = p.defaultBroker()
+	}
+	var ok bool
+	switch {
+	case bytes.HasPrefix(s, []byte("Exiting because log truncation is not allowed for partition ")):
+		ev.Topic, ev.Partition, ok = partitionAfter(s, "for partition ")
+		ev.Offset, _ = intAfter(s, "current leader's latest offset ")
+		ev.EndOffset, _ = intAfter(s, "replica's latest offset ")
+		ev.Unclean = true
+		ev.Text = "refused"
+	case bytes.HasPrefix(s, []byte("Truncating partition ")):
+		ev.Topic, ev.Partition, ok = partitionAfter(s, "Truncating partition ")
+		if v, found := intAfter(s, "TruncationState(offset="); found {
+			ev.Offset = v
+		} else if v, found := intAfter(s, "local high watermark "); found {
+			ev.Offset = v
+		}
+		ev.Text = "truncate"
+	case bytes.HasPrefix(s, []byte("Truncating to offset ")) && len(pf.tpRaw) > 0:
+		ev.Topic, ev.Partition, ok = pf.tp()
+		ev.Offset, _ = intAfter(s, "Truncating to offset ")
+		ev.Text = "truncate"
+	case bytes.HasPrefix(s, []byte("Truncating log ")):
+		// ≤0.11: "Truncating log t-p to offset N."
+		rest := s[len("Truncating log "):]
+		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			ev.Topic, ev.Partition, ok = TopicPartition(rest[:sp])
+		}
+		ev.Offset, _ = intAfter(s, " to offset ")
+		ev.Text = "truncate"
+	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" below high watermark ")):
+		rest := s[len("Truncating "):]
+		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			ev.Topic, ev.Partition, ok = TopicPartition(rest[:sp])
+		}
+		ev.Offset, _ = intAfter(s, " to offset ")
+		ev.EndOffset, _ = intAfter(s, "below high watermark ")
+		ev.Text = "below_high_watermark"
+	default:
+		// "... has no effect", "Deleting segments as part of log truncation".
+		return true
+	}
+	if !ok {
+		return false
+	}
+	p.send()
+	return true
+}
+
+// fetcherManager: "Removed fetcher for partitions ..." / "Added fetcher to
+// broker L for partitions ..." (§6.2): per partition, the moment a broker
+// stopped fetching (became leader or switched leader) and started fetching
+// from the new leader. The epoch is resolved by the timeline.
+func (p *Parser) fetcherManager(pf prefix, s []byte) bool {
+	var phase Phase
+	leader := Unknown
+	switch {
+	case bytes.HasPrefix(s, []byte("Removed fetcher for partitions ")):
+		phase = PhaseStoppedFetchers
+		s = s[len("Removed fetcher for partitions "):]
+	case bytes.HasPrefix(s, []byte("Added fetcher to broker ")):
+		phase = PhaseStartedFetcher
+		rest := s[len("Added fetcher to broker "):]
+		if bytes.HasPrefix(rest, []byte("BrokerEndPoint(id=")) {
+			leader = atoi32(rest[len("BrokerEndPoint(id="):])
+		} else {
+			leader = atoi32(rest)
+		}
+		i := bytes.Index(s, []byte(" for partitions "))
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(" for partitions "):]
+	case bytes.HasPrefix(s, []byte("Added fetcher for partitions ")):
+		// ≤2.0: List([[t,p], initOffset N to broker BrokerEndPoint(2,host,port)] )
+		phase = PhaseStartedFetcher
+		s = s[len("Added fetcher for partitions "):]
+		if v, ok := intAfter(s, "to broker BrokerEndPoint("); ok {
+			leader = int32(v)
+		} else if v, ok := intAfter(s, "to broker id:"); ok {
+			leader = int32(v)
+		}
+	default:
+		return true
+	}
+	n := 0
+	eachTP(s, func(t string, part int32) {
+		if n >= 100000 {
+			return
+		}
+		n++
+		ev := p.start(KindPhase)
+		ev.Phase = phase
+		ev.Broker = pf.id
+		ev.Topic, ev.Partition = t, part
+		ev.Leader = leader
+		if phase == PhaseStartedFetcher {
+			ev.Role = RoleFollower
+		}
+		p.send()
+	})
+	return true
+}
+
+// eachTP finds the partitions named in a Scala collection rendering:
+// Set(t-1, t-2), HashSet(...), t-1,t-2, [t,1],[t,2], Map(t-1 -> (...), ...),
+// List([[t,1], initOffset ...] ).
+func eachTP(s []byte, fn func(string, int32)) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '[' && i+1 < len(s) && s[i+1] != '[' {
+			// "[t,p]" form.
+			if e := bytes.IndexByte(s[i:], ']'); e > 0 {
+				if t, part, ok := TopicPartition(s[i : i+e+1]); ok {
+					fn(t, part)
+					i += e + 1
+					continue
+				}
+			}
+		}
+		if isTopicByte(c) {
+			j := i
+			for j < len(s) && isTopicByte(s[j]) {
+				j++
+			}
+			// A token directly after '=' or '(' followed by a digit-only
+			// tail can still be a partition: let TopicPartition decide.
+			if (i == 0 || !isTopicByte(s[i-1])) && (j == len(s) || s[j] != '=') {
+				if t, part, ok := TopicPartition(s[i:j]); ok && (i == 0 || s[i-1] != '=') {
+					fn(t, part)
+				}
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+}
+
+func isTopicByte(c byte) bool {
+	return c == '.' || c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// coordinator: group coordinator moves (broker.md §8.3).
+func (p *Parser) coordinator(pf prefix, s []byte) bool {
+	life := LifeNone
+	switch {
+	case bytes.HasPrefix(s, []byte("Elected as the group coordinator for partition ")):
+		life = LifeCoordinatorElected
+	case bytes.HasPrefix(s, []byte("Resigned as the group coordinator for partition ")):
+		life = LifeCoordinatorResigned
+	default:
+		return true
+	}
+	ev := p.start(KindBrokerLifecycle)
+	ev.Lifecycle = life
+	ev.Broker = pf.id
+	if ev.Broker == Unknown {
+		ev.Broker = p.defaultBroker()
+	}
+	ev.Topic = "__consumer_offsets"
+	v, _ := intAfter(s, "for partition ")
+	ev.Partition = int32(v)
+	if e, ok := intAfter(s, " in epoch "); ok {
+		ev.LeaderEpoch = int32(e)
+	}
+	p.send()
+	return true
+}
