@@ -15,10 +15,10 @@ const (
 )
 
 type prefix struct {
-	side       side
-	id         int32 // broker / controller / node id
-	epoch      int32 // controller epoch when the prefix carries it
-	component  []byte
+	side      side
+	id        int32 // broker / controller / node id
+	epoch     int32 // controller epoch when the prefix carries it
+	component []byte
 	// tpRaw is the partition a prefix names ("[Partition t-p broker=N]",
 	// "[Log partition=t-p, ...]"), parsed only when a rule needs it so
 	// that noise lines cost no allocation.

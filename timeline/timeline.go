@@ -104,7 +104,7 @@ type Timeline struct {
 	// fetchHeld: epoch-less "Removed fetcher" phases waiting for the
 	// broker's next line about the partition.
 	fetchHeld map[fetchKey]heldPhase
-	triggers []trigger
+	triggers  []trigger
 
 	errs []*ProducerError // waiting for the watermark to pass t + tolerance
 	// retriesOut: per client and topic, the partition whose retry countdown
