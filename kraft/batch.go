@@ -94,7 +94,7 @@ func parseHeader(b []byte) (h batchHeader) {
 }
 
 // headerProblem says why a batch header cannot start a v2 batch, or "".
-func headerProblem(h batchHeader, avail int64) string {
+func headerProblem(h batchHeader) string {
 	switch {
 	case h.magic != 2:
 		return fmt.Sprintf("magic %d, want 2", h.magic)
@@ -202,6 +202,9 @@ func snappyBlock(dst, block []byte) ([]byte, error) {
 	out, err := s2.Decode(nil, block)
 	if err != nil {
 		return nil, fmt.Errorf("kraft: snappy: %w", err)
+	}
+	if dst == nil {
+		return out, nil
 	}
 	return append(dst, out...), nil
 }

@@ -1,6 +1,8 @@
 package kraft
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -287,5 +289,33 @@ func TestNotALogRealFiles(t *testing.T) {
 		if _, err := ReadFile(filepath.Join(sharedDir, "kafkademo"), nil); err == nil {
 			t.Error("reading a directory: no error")
 		}
+	}
+}
+
+// Read on a file (in place) and on a plain reader (buffered) agree with
+// ReadFile.
+func TestReadVariants(t *testing.T) {
+	path := filepath.Join(sharedDir, "ftmhxp-3node", "00000000000000000000.log")
+	needShared(t)
+	want, err := ReadFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := Read(f, nil)
+	if err != nil || got.Batches != want.Batches || got.LastOffset != want.LastOffset || got.Count("PartitionChangeRecord") != 153 {
+		t.Errorf("Read(file): %+v %v", got, err)
+	}
+	data, _ := os.ReadFile(path)
+	got, err = Read(struct{ io.Reader }{bytes.NewReader(data)}, nil)
+	if err != nil || got.Batches != want.Batches || got.NoOp.Records != want.NoOp.Records || got.NoOp.MedianGap != want.NoOp.MedianGap {
+		t.Errorf("Read(reader): %+v %v", got, err)
+	}
+	if want.NoOp.Records != 12825 || want.NoOp.MedianGap <= 0 || want.NoOp.MaxGap < want.NoOp.MedianGap {
+		t.Errorf("NoOp stats %+v", want.NoOp)
 	}
 }

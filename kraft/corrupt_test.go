@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The corruption tests work on copies of azercell-3node's segment (27
@@ -293,5 +294,28 @@ func TestRandomDamage(t *testing.T) {
 		if c.Batches > good.Batches+1 {
 			t.Fatalf("case %d: %d batches from a %d-batch file", i, c.Batches, good.Batches)
 		}
+	}
+}
+
+// Crafted input full of plausible headers whose CRCs fail cannot make the
+// resynchronising scan quadratic.
+func TestResyncIsBounded(t *testing.T) {
+	const n = 4 << 20
+	data := make([]byte, n)
+	for p := 64; p+batchHeaderSize <= n; p += 64 {
+		binary.BigEndian.PutUint32(data[p+offLength:], uint32(n/2))
+		data[p+offMagic] = 2
+	}
+	copy(data, "garbage at the start")
+	start := time.Now()
+	c, err := ReadBytes(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if !c.NotALog || c.Batches != 0 {
+		t.Errorf("census %+v", c)
 	}
 }

@@ -276,6 +276,9 @@ type decoder struct {
 	// go to the census map directly.
 	counts [2][32]int
 	codecs [8]int
+	// crcBudget bounds the bytes resync may checksum (crafted input could
+	// otherwise make scanning quadratic).
+	crcBudget int64
 }
 
 func newDecoder(ra io.ReaderAt, size int64, fn func(Record) error) *decoder {
@@ -293,8 +296,9 @@ func newDecoder(ra io.ReaderAt, size int64, fn func(Record) error) *decoder {
 			MaxQuorumEpoch: -1,
 			BrokerIDs:      []int32{},
 		},
-		brokers: map[int32]bool{},
-		first:   true,
+		brokers:   map[int32]bool{},
+		first:     true,
+		crcBudget: 16*size + 64<<20,
 	}
 }
 
@@ -342,7 +346,7 @@ func (d *decoder) loop() error {
 			return ioError{err}
 		}
 		h := parseHeader(hb)
-		if problem := headerProblem(h, rem); problem != "" {
+		if problem := headerProblem(h); problem != "" {
 			if allZero(hb) {
 				zero, err := d.zeroTail(pos)
 				if err != nil {
@@ -460,7 +464,7 @@ func (d *decoder) boundary(pos int64) (bool, error) {
 	if allZero(hb) {
 		return d.zeroTail(pos)
 	}
-	return headerProblem(parseHeader(hb), rem) == "", nil
+	return headerProblem(parseHeader(hb)) == "", nil
 }
 
 // resync finds the next position from pos holding a batch with a plausible
@@ -481,12 +485,15 @@ func (d *decoder) resync(pos int64) (int64, error) {
 			return -1, ioError{err}
 		}
 		h := parseHeader(hb)
-		if headerProblem(h, size-pos) != "" {
+		if headerProblem(h) != "" {
 			continue
 		}
 		end := pos + logOverhead + int64(h.length)
 		if end > size {
 			continue
+		}
+		if d.crcBudget -= end - pos; d.crcBudget < 0 {
+			return -1, nil
 		}
 		batch, err := d.src.at(pos, int(end-pos))
 		if err != nil {

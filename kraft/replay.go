@@ -32,7 +32,10 @@ const (
 	// CauseISRChange: an ISR-only change (emitted only with
 	// Replayer.ISRChanges).
 	CauseISRChange = "isr_change"
-	CauseUnknown   = "unknown"
+	// CauseLeaderRecovered: the leader elected uncleanly finished
+	// recovering (leader recovery state back to RECOVERED).
+	CauseLeaderRecovered = "leader_recovered"
+	CauseUnknown         = "unknown"
 )
 
 // Decision is one leadership decision the controller committed: a new
@@ -413,8 +416,11 @@ func (p *Replayer) applyChange(rec Record, v *PartitionChangeRecord) {
 	for _, b := range pd.subjects {
 		pd.subjectState = append(pd.subjectState, p.stateKind(b))
 	}
-	if !leaderSet && v.LeaderRecoveryState == LeaderRecoveryUnchanged {
+	switch {
+	case !leaderSet && v.LeaderRecoveryState == LeaderRecoveryUnchanged:
 		pd.d.Cause = CauseISRChange
+	case !leaderSet && v.LeaderRecoveryState == LeaderRecoveryRecovered:
+		pd.d.Cause = CauseLeaderRecovered
 	}
 	p.pend = append(p.pend, pd)
 }

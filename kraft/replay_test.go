@@ -410,7 +410,8 @@ func TestEpochFolding(t *testing.T) {
 		t.Errorf("state %+v", st)
 	}
 	ds := s.decisions()
-	if len(ds) != 3 || ds[0].LeaderEpoch != 0 || ds[0].PartitionEpoch != 2 || ds[1].LeaderEpoch != 1 || ds[2].LeaderEpoch != 2 {
+	if len(ds) != 3 || ds[0].LeaderEpoch != 0 || ds[0].PartitionEpoch != 2 || ds[0].Cause != CauseLeaderRecovered ||
+		ds[1].LeaderEpoch != 1 || ds[2].LeaderEpoch != 2 {
 		t.Errorf("decisions %+v", ds)
 	}
 	// With ISRChanges the ISR-only record is a decision too.
