@@ -211,7 +211,7 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src i
 	}
 	h := make(mergeHeap, 0, len(states))
 	for _, st := range states {
-		if st.next() {
+		if st.next(ctx) {
 			h = append(h, st)
 		}
 	}
@@ -224,7 +224,7 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src i
 		it := &st.batch[st.pos]
 		fn(it.Src, &it.Ev)
 		st.pos++
-		if st.pos < len(st.batch) || st.next() {
+		if st.pos < len(st.batch) || st.next(ctx) {
 			heap.Fix(&h, 0)
 		} else {
 			heap.Pop(&h)
@@ -232,14 +232,23 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src i
 	}
 }
 
-func (st *chainState) next() bool {
-	for b := range st.ch {
-		if len(b) > 0 {
-			st.batch, st.pos = b, 0
-			return true
+// next waits for the chain's next batch; it gives up when ctx is done, so
+// an interrupt is not held up by a reader blocked on a pipe.
+func (st *chainState) next(ctx context.Context) bool {
+	for {
+		select {
+		case b, ok := <-st.ch:
+			if !ok {
+				return false
+			}
+			if len(b) > 0 {
+				st.batch, st.pos = b, 0
+				return true
+			}
+		case <-ctx.Done():
+			return false
 		}
 	}
-	return false
 }
 
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {

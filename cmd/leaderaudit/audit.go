@@ -39,19 +39,23 @@ func (a *AuditCmd) Run() error {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	sigs := make(chan os.Signal, 1)
+	caught := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	var got os.Signal
 	go func() {
-		s, ok := <-sigs
-		if ok {
-			got = s
+		if s, ok := <-sigs; ok {
+			caught <- s
 			stop()
 		}
 	}()
 	code := a.run(ctx, os.Stdin, os.Stdout, os.Stderr)
 	signal.Stop(sigs)
 	close(sigs)
-	if got != nil && code == exitOK {
+	var got os.Signal
+	select {
+	case got = <-caught:
+	default:
+	}
+	if got != nil && (code == exitOK || code == exitInterrupted) {
 		if got == syscall.SIGTERM {
 			code = exitTerminated
 		} else {

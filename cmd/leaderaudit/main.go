@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -37,7 +38,8 @@ func main() {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 	)
 	err := ctx.Run()
-	if ec, ok := err.(exitCode); ok {
+	var ec exitCode
+	if errors.As(err, &ec) {
 		os.Exit(int(ec))
 	}
 	if err != nil {

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildBinary builds leaderaudit once for the process-level tests.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "leaderaudit")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// SIGINT during an audit blocked on a pipe: prints what it has, says it
+// was interrupted, exits 130; SIGTERM exits 143.
+func TestSignalsDuringAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		dir := t.TempDir()
+		fifo := filepath.Join(dir, "state-change.log")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		var out, errb bytes.Buffer
+		cmd := exec.Command(bin, "audit", "--tz", "UTC", fifo)
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile("../../testdata/incidents/worked-0.10.2/broker-2/state-change.log")
+		w.Write(data)
+		// Keep the pipe open: the audit would wait forever without the signal.
+		time.Sleep(200 * time.Millisecond)
+		cmd.Process.Signal(c.sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: audit did not stop", c.sig)
+		}
+		w.Close()
+		if got := cmd.ProcessState.ExitCode(); got != c.code {
+			t.Errorf("%v: exit %d, want %d; stderr %s", c.sig, got, c.code, errb.String())
+		}
+		if !strings.Contains(out.String(), "INTERRUPTED") || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("%v: no interruption note:\n%s\n%s", c.sig, out.String(), errb.String())
+		}
+	}
+}
+
+// A full disk for the output is an error with a message, not a silent loss.
+func TestOutputDiskFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full")
+	}
+	defer full.Close()
+	bin := buildBinary(t)
+	for _, format := range []string{"text", "json"} {
+		var errb bytes.Buffer
+		cmd := exec.Command(bin, "audit", "--tz", "UTC", "--format", format, "../../testdata/samples")
+		cmd.Stdout, cmd.Stderr = full, &errb
+		cmd.Run()
+		if cmd.ProcessState.ExitCode() != exitError || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%s: exit %d, stderr %q", format, cmd.ProcessState.ExitCode(), errb.String())
+		}
+	}
+}
+
+// Piped into head: ends quietly (no error message).
+func TestBrokenPipeQuiet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	cmd := exec.Command("sh", "-c", bin+" audit --tz UTC --format json ../../testdata/samples | head -1 >/dev/null")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	cmd.Run()
+	if strings.Contains(errb.String(), "leaderaudit:") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
+
+	"github.com/leaderaudit/leaderaudit/live"
+	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/timeline"
+	"github.com/leaderaudit/leaderaudit/tui"
+)
+
+// WatchCmd is "leaderaudit watch": the live screen over followed logs.
+type WatchCmd struct {
+	Paths         []string      `arg:"" name:"path" help:"Log files or directories to follow. A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
+	TZ            string        `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin. Default: this machine's local zone."`
+	Since         time.Duration `default:"15m" help:"Read back this much of each file's recent past before following, so the screen starts with the latest elections."`
+	FromStart     bool          `help:"Read every file from its first line instead of --since."`
+	Poll          bool          `help:"Poll the files instead of using inotify (NFS, some FUSE and container mounts)."`
+	Keep          time.Duration `default:"24h" help:"Forget elections and producer errors older than this (by log time)."`
+	Slow          time.Duration `default:"1s" help:"Elections at least this long count as slow (e/E jump to them)."`
+	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
+	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
+	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; until then it is shown in progress."`
+}
+
+// Run draws the screen on standard error until q or ctrl+c, then writes
+// the text report over everything seen to standard output.
+func (w *WatchCmd) Run() error {
+	if code := w.run(context.Background(), os.Stdin, os.Stdout, os.Stderr); code != exitOK {
+		return exitCode(code)
+	}
+	return nil
+}
+
+func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, stderr *os.File) int {
+	loc, zoneNote, err := loadZone(w.TZ)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
+	if !term.IsTerminal(stderr.Fd()) {
+		fmt.Fprintln(stderr, "leaderaudit: watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
+		return exitError
+	}
+	cfg := live.Config{
+		Paths: w.Paths, Loc: loc, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
+		Timeline: timeline.Config{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet},
+	}
+	if !w.FromStart && w.Since > 0 {
+		cfg.Since = time.Now().Add(-w.Since)
+	}
+	p, err := live.New(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+
+	r := lipgloss.NewRenderer(stderr)
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	zone := loc.String()
+	if w.TZ != "" {
+		zone += " (--tz)"
+	} else {
+		name, _ := time.Now().In(loc).Zone()
+		zone = "local " + name + " (--tz to change)"
+	}
+	m := tui.New(p.Updates(), tui.Options{
+		Loc: loc, Zone: zone, Quiet: w.Quiet, Keep: w.Keep, Slow: w.Slow, Renderer: r,
+	})
+	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx)}
+	if term.IsTerminal(stdin.Fd()) {
+		opts = append(opts, tea.WithInput(stdin))
+	} else {
+		opts = append(opts, tea.WithInputTTY())
+	}
+	_, runErr := tea.NewProgram(m, opts...).Run()
+
+	cancel()
+	for range p.Updates() {
+	}
+	if err := <-done; err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+	}
+	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
+		fmt.Fprintln(stderr, "leaderaudit: screen:", runErr)
+	}
+	if err := p.WriteSummary(stdout, false); err != nil {
+		return writeFailed(err, stderr)
+	}
+	for _, s := range p.Sources() {
+		if s.Error != nil {
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(*s.Error))
+		}
+	}
+	return exitOK
+}
