@@ -1,0 +1,394 @@
+package follow
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// entry is one followed path and the file currently open for it.
+type entry struct {
+	path     string // as reported in Line.Path
+	abs      string
+	dir      *dirState
+	explicit bool // a file input (kept while missing); else found in a directory input
+	removed  bool
+	queued   bool
+
+	// The file at this path when New ran; nil once it was opened.
+	startFi   os.FileInfo
+	startSize int64
+	// The file that was open when a read failed, to resume where it stopped.
+	resumeFi  os.FileInfo
+	resumeOff int64
+
+	f        *os.File
+	fi       os.FileInfo // of f
+	off      int64       // next byte of f to read
+	prev     byte        // byte at off-1, when off > 0
+	rotating bool        // path no longer refers to f: drain f to EOF, then switch
+	waiting  bool        // the file at path is another entry's open file: wait for it
+	skip     bool        // discarding up to the next '\n'
+	partial  []byte      // start of a line with no '\n' yet, at most maxLine+1 bytes
+
+	size    int64
+	missing bool
+	err     error
+
+	pub FileState // copy for Files, guarded by Follower.mu
+}
+
+func (f *Follower) publish(e *entry) {
+	st := FileState{Path: e.path, Offset: e.off, Size: max(e.size, e.off), Missing: e.missing, Err: e.err}
+	f.mu.Lock()
+	e.pub = st
+	f.mu.Unlock()
+}
+
+// setErr records that e cannot be followed right now, reporting it if it is
+// news.
+func (f *Follower) setErr(e *entry, op string, err error) {
+	perr := &fs.PathError{Op: op, Path: e.path, Err: unwrapPathError(err)}
+	if e.err == nil || e.err.Error() != perr.Error() {
+		f.report(perr)
+	}
+	e.err = perr
+	e.missing = false
+}
+
+// service reads what is new in e's file, handling rotation and truncation.
+// It reports whether more remains to be read (the budget or the batch ran
+// out).
+func (f *Follower) service(e *entry, budget *int) (more bool) {
+	for {
+		if e.f == nil && !f.open(e) {
+			return false
+		}
+		if !e.rotating {
+			st, err := os.Stat(e.abs)
+			switch {
+			case err == nil && os.SameFile(st, e.fi):
+				e.size = st.Size()
+				e.err = nil
+			case err == nil || errors.Is(err, fs.ErrNotExist):
+				// Renamed or deleted, perhaps replaced. Whatever was
+				// written to the old file before that is read below.
+				e.rotating = true
+			default:
+				f.setErr(e, "stat", err) // keep reading the open file
+			}
+		}
+		eof, ok := f.read(e, budget)
+		if !ok {
+			return false
+		}
+		if !eof {
+			return true
+		}
+		if !e.rotating {
+			return false
+		}
+		f.retire(e)
+		// Go round: open whatever is at the path now, from offset 0.
+	}
+}
+
+// open opens the file at e's path. It reports whether e now has a file.
+func (f *Follower) open(e *entry) bool {
+	e.waiting = false
+	st, err := os.Stat(e.abs)
+	if err == nil && !st.Mode().IsRegular() {
+		err = errNotRegular
+	}
+	if err != nil {
+		f.openFailed(e, err)
+		return false
+	}
+	if o := f.holder(st, e); o != nil {
+		// Another entry has this file open: it was renamed here from that
+		// entry's path (or is a second link to it). Wait until that entry
+		// has read it to the end and let go of it (retire), then carry on
+		// from there; see process. A hard link is never let go of, so a
+		// file is followed under one name only.
+		e.waiting, e.missing, e.err = true, false, nil
+		f.markDirty(o)
+		return false
+	}
+	e.rotating = false
+	if r, ok := f.takeRetired(st); ok {
+		// A rotated file that arrived under this name: carry on where its
+		// previous name left it.
+		f.flushPartial(e)
+		e.f, e.fi, e.off, e.prev = r.f, r.fi, r.off, r.prev
+		e.startFi, e.resumeFi = nil, nil
+		e.missing, e.err, e.size = false, nil, st.Size()
+		return true
+	}
+	file, err := openFile(e.abs)
+	if err != nil {
+		f.openFailed(e, err)
+		return false
+	}
+	fi, err := file.Stat()
+	if err != nil {
+		file.Close()
+		f.setErr(e, "open", err)
+		return false
+	}
+	var off int64
+	resumed := false
+	switch {
+	case e.startFi != nil && os.SameFile(fi, e.startFi):
+		off = f.startOffset(e, file, fi.Size())
+	case e.resumeFi != nil && os.SameFile(fi, e.resumeFi):
+		off, resumed = e.resumeOff, true
+	}
+	e.startFi, e.resumeFi = nil, nil
+	e.f, e.fi, e.off = file, fi, 0
+	e.missing, e.err, e.size = false, nil, fi.Size()
+	if !resumed {
+		// Whatever was held came from a file that is gone.
+		f.flushPartial(e)
+	}
+	if off > 0 {
+		var b [1]byte
+		if _, err := file.ReadAt(b[:], off-1); err == nil {
+			e.off, e.prev = off, b[0]
+			if !resumed && b[0] != '\n' {
+				e.skip = true // started inside a line
+			}
+		}
+	}
+	return true
+}
+
+func (f *Follower) openFailed(e *entry, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		if !e.explicit {
+			f.flushPartial(e)
+			f.removeEntry(e)
+			return
+		}
+		e.missing, e.err, e.size, e.off = true, nil, 0, 0
+		return
+	}
+	f.setErr(e, "open", err)
+}
+
+// startOffset is where a file present at New starts.
+func (f *Follower) startOffset(e *entry, r io.ReaderAt, size int64) int64 {
+	if f.opts.FromStart {
+		return 0
+	}
+	if size < e.startSize {
+		return 0 // shrank since New: truncated, read it all
+	}
+	if f.opts.StartOffset == nil {
+		return e.startSize
+	}
+	return min(max(f.opts.StartOffset(e.path, r, e.startSize), 0), e.startSize)
+}
+
+// read reads e's file from e.off until EOF, the budget or a full batch. It
+// reports whether it reached EOF, and false in ok after a read error (the
+// file is then closed, to be reopened and resumed later).
+func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
+	for {
+		if f.full() || *budget <= 0 {
+			return false, true
+		}
+		// Read from one byte before e.off: if that byte is gone or
+		// changed, the file was truncated (and maybe rewritten past e.off).
+		at := e.off
+		if at > 0 {
+			at--
+		}
+		n, err := e.f.ReadAt(f.buf, at)
+		if err != nil && err != io.EOF {
+			f.setErr(e, "read", err)
+			e.resumeFi, e.resumeOff = e.fi, e.off
+			e.f.Close()
+			e.f, e.fi, e.rotating = nil, nil, false
+			return false, false
+		}
+		*budget -= n
+		data := f.buf[:n]
+		if e.off > 0 {
+			if n == 0 || data[0] != e.prev {
+				f.flushPartial(e)
+				e.off = 0
+				continue
+			}
+			data = data[1:]
+		}
+		c := f.consume(e, data)
+		if c > 0 {
+			e.off += int64(c)
+			e.prev = data[c-1]
+		}
+		if c < len(data) {
+			return false, true // batch full
+		}
+		if err == io.EOF || n < len(f.buf) {
+			return true, true
+		}
+	}
+}
+
+// retire lets go of e's file after it was read to EOF and its path moved on.
+func (f *Follower) retire(e *entry) {
+	f.flushPartial(e)
+	deleted := false
+	if fi, err := e.f.Stat(); err == nil {
+		if n, ok := linkCount(fi); ok && n == 0 {
+			deleted = true
+		}
+	}
+	if deleted {
+		f.report(&fs.PathError{Op: "follow", Path: e.path, Err: ErrDeleted})
+	}
+	if !deleted && e.off > 0 && (e.dir.input || f.anyWaiting()) {
+		// Renamed: it may turn up under another followed name; see
+		// retired.
+		f.retired = append(f.retired, retired{f: e.f, fi: e.fi, off: e.off, prev: e.prev})
+		if len(f.retired) > maxRetired {
+			f.retired[0].f.Close()
+			f.retired = f.retired[1:]
+		}
+		f.recheck = true
+	} else {
+		e.f.Close()
+	}
+	e.f, e.fi, e.off, e.rotating = nil, nil, 0, false
+}
+
+func (f *Follower) anyWaiting() bool {
+	for _, e := range f.entries {
+		if e.waiting {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Follower) isRetired(fi os.FileInfo) bool {
+	for _, r := range f.retired {
+		if os.SameFile(r.fi, fi) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Follower) takeRetired(fi os.FileInfo) (retired, bool) {
+	for i, r := range f.retired {
+		if os.SameFile(r.fi, fi) {
+			f.retired = append(f.retired[:i], f.retired[i+1:]...)
+			return r, true
+		}
+	}
+	return retired{}, false
+}
+
+// consume splits data into lines for e. It returns how many bytes it used,
+// which is less than len(data) only when the batch filled up.
+func (f *Follower) consume(e *entry, data []byte) int {
+	i := 0
+	for i < len(data) {
+		if f.full() {
+			return i
+		}
+		rest := data[i:]
+		nl := bytes.IndexByte(rest, '\n')
+		if e.skip {
+			if nl < 0 {
+				return len(data)
+			}
+			e.skip = false
+			i += nl + 1
+			continue
+		}
+		if nl < 0 {
+			f.hold(e, rest)
+			return len(data)
+		}
+		f.emit(e, rest[:nl])
+		i += nl + 1
+	}
+	return i
+}
+
+// hold keeps b, the start of an unfinished line. Once the line is known to
+// be longer than MaxLine its first MaxLine bytes are delivered and the rest
+// is skipped.
+func (f *Follower) hold(e *entry, b []byte) {
+	room := f.maxLine + 1 - len(e.partial)
+	if len(b) <= room {
+		e.partial = append(e.partial, b...)
+		return
+	}
+	// More than MaxLine+1 bytes and still no '\n': too long even if the
+	// line ends in "\r\n".
+	e.partial = append(e.partial, b[:room]...)
+	text := f.alloc(f.maxLine)
+	copy(text, e.partial)
+	f.add(e, text, true)
+	f.dropPartial(e)
+	e.skip = true
+}
+
+// emit delivers e's held partial line followed by seg as one line.
+func (f *Follower) emit(e *entry, seg []byte) {
+	p := e.partial
+	n := len(p) + len(seg)
+	if len(seg) > 0 && seg[len(seg)-1] == '\r' || len(seg) == 0 && len(p) > 0 && p[len(p)-1] == '\r' {
+		n--
+	}
+	trunc := n > f.maxLine
+	if trunc {
+		n = f.maxLine
+	}
+	text := f.alloc(n)
+	c := copy(text, p)
+	copy(text[c:], seg)
+	f.dropPartial(e)
+	f.add(e, text, trunc)
+}
+
+// flushPartial delivers e's held partial line, if any, as it is.
+func (f *Follower) flushPartial(e *entry) {
+	if len(e.partial) > 0 {
+		f.emit(e, nil)
+	}
+	e.skip = false
+}
+
+func (f *Follower) dropPartial(e *entry) {
+	if cap(e.partial) > readSize {
+		e.partial = nil // do not keep a MaxLine-sized buffer per file
+	} else {
+		e.partial = e.partial[:0]
+	}
+}
+
+func (f *Follower) add(e *entry, text []byte, trunc bool) {
+	f.batch = append(f.batch, Line{Path: e.path, Text: text, Truncated: trunc})
+	f.batchBytes += len(text)
+}
+
+// alloc returns n bytes for a line's text. Small texts are carved out of a
+// shared block that is never written again once handed out.
+func (f *Follower) alloc(n int) []byte {
+	const block = 64 << 10
+	if n > block/8 {
+		return make([]byte, n)
+	}
+	if cap(f.arena)-len(f.arena) < n {
+		f.arena = make([]byte, 0, block)
+	}
+	s := len(f.arena)
+	f.arena = f.arena[:s+n]
+	return f.arena[s : s+n : s+n]
+}

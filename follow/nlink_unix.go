@@ -1,0 +1,18 @@
+//go:build unix
+
+package follow
+
+import (
+	"os"
+	"syscall"
+)
+
+// linkCount returns the number of names fi's file has; 0 means it was
+// deleted and lives on only through open descriptors.
+func linkCount(fi os.FileInfo) (uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
+}
