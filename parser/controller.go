@@ -80,7 +80,8 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		if r, ok := intAfter(s, "after removing replica "); ok {
 			ev.Subjects = []int32{int32(r)}
 		}
-		ev.Cause = CauseBrokerFailure
+		// The replica went offline through a failure or a controlled
+		// shutdown: the controller's trigger says which.
 		p.send()
 		return true
 	case has(s, "sending LeaderAndIsr request to broker"), has(s, "changed state of replica "),
@@ -199,13 +200,43 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 	case bytes.HasPrefix(s, []byte("Shutting down broker ")):
 		trigger(CauseControlledShutdown, parseIntList(s[len("Shutting down broker "):]))
 		return true
-	case bytes.HasPrefix(s, []byte("Starting preferred replica leader election")),
-		bytes.HasPrefix(s, []byte("Processing automatic preferred replica leader election")),
-		bytes.HasPrefix(s, []byte("Starting replica leader election (PREFERRED)")):
+	case bytes.HasPrefix(s, []byte("Processing automatic preferred replica leader election")):
 		trigger(CausePreferred, nil)
 		return true
-	case bytes.HasPrefix(s, []byte("Starting replica leader election (UNCLEAN)")):
-		trigger(CauseUnclean, nil)
+	case bytes.HasPrefix(s, []byte("Starting preferred replica leader election")),
+		bytes.HasPrefix(s, []byte("Starting replica leader election (")):
+		c := CausePreferred
+		if bytes.HasPrefix(s, []byte("Starting replica leader election (UNCLEAN)")) {
+			c = CauseUnclean
+		}
+		trigger(c, nil)
+		// The partitions it names start their elections here: one
+		// trigger per partition, which the timeline takes as each
+		// election's first line.
+		if i := bytes.Index(s, []byte("for partitions ")); i >= 0 {
+			list := s[i+len("for partitions "):]
+			if j := bytes.Index(list, []byte(" triggered by ")); j >= 0 {
+				list = list[:j]
+			}
+			eachTP(list, func(t string, part int32) {
+				ev := p.start(KindTrigger)
+				ev.Controller = pf.id
+				ev.Cause = c
+				ev.Topic, ev.Partition = t, part
+				p.send()
+			})
+		}
+		return true
+	case bytes.HasPrefix(s, []byte("Currently active brokers in the cluster: ")):
+		// The live brokers a new controller found: a partition whose
+		// leader is not among them lost it to a broker failure.
+		ev := p.start(KindControllerChange)
+		ev.Controller = pf.id
+		ev.Subjects = parseIntList(s[len("Currently active brokers in the cluster: "):])
+		if ev.Subjects == nil {
+			ev.Subjects = []int32{}
+		}
+		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("Current leader ")) && bytes.Contains(s, []byte("is not the preferred replica")):
 		ev := p.start(KindTrigger)

@@ -118,8 +118,21 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 		ev.Offset, _ = intAfter(s, " to offset ")
 		ev.EndOffset, _ = intAfter(s, "below high watermark ")
 		ev.Text = "below_high_watermark"
+	case bytes.HasPrefix(s, []byte("Truncating to ")) && bytes.Contains(s, []byte(" has no effect")) && len(pf.tpRaw) > 0:
+		// 1.0+: the follower's truncation step ran and found nothing to cut.
+		ev.Topic, ev.Partition, ok = pf.tp()
+		ev.Offset, _ = intAfter(s, "Truncating to ")
+		ev.Text = "noop"
+	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" has no effect")):
+		// ≤0.11: "Truncating t-p to N has no effect as the largest offset in the log is M."
+		rest := s[len("Truncating "):]
+		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
+			ev.Topic, ev.Partition, ok = TopicPartition(rest[:sp])
+		}
+		ev.Offset, _ = intAfter(s, " to ")
+		ev.Text = "noop"
 	default:
-		// "... has no effect", "Deleting segments as part of log truncation".
+		// "Deleting segments as part of log truncation".
 		return true
 	}
 	if !ok {

@@ -19,6 +19,11 @@ type partState struct {
 	pending    *pendingDecision
 	prevHint   int32 // "Current leader L ... is not the preferred replica"
 	prevHintAt time.Time
+	// started: the controller named this partition when starting an
+	// election ("Starting replica leader election (PREFERRED) for partitions").
+	started      time.Time
+	startedCause parser.Cause
+	startedRef   Ref
 }
 
 // pendingDecision: a controller line that chose a leader but did not print
@@ -117,6 +122,8 @@ type Timeline struct {
 	Clients     map[string]*Client
 	srcClient   map[int]string
 	ctrlEpoch   map[int32]int32 // ZK controller id → its controller epoch, from failover lines
+	liveBrokers []int32         // brokers a new controller found alive
+	liveAt      time.Time
 	watermark   time.Time
 	burst       *Burst
 	nextBurstID int
@@ -180,6 +187,10 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 	case parser.KindControllerChange:
 		if len(t.Stats.Controllers) < maxContext {
 			t.Stats.Controllers = append(t.Stats.Controllers, ControllerEvent{Time: ev.Time, Controller: ev.Controller, Epoch: ev.ControllerEpoch, Lifecycle: ev.Lifecycle, Ref: ref})
+		}
+		if ev.Subjects != nil {
+			t.liveBrokers, t.liveAt = ev.Subjects, ev.Time
+			break
 		}
 		if ev.Lifecycle == parser.LifeControllerElected && ev.Controller != Unknown && ev.ControllerEpoch != Unknown {
 			t.ctrlEpoch[ev.Controller] = ev.ControllerEpoch
@@ -635,6 +646,13 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 		}
 		t.applyDecision(e, ev.Time, ev.Controller, ctrlEpoch, ev.Cause, ev.Unclean)
 		t.touch(e, ev.Time, ref)
+		if !ps.started.IsZero() && ev.Time.Sub(ps.started) >= 0 && ev.Time.Sub(ps.started) <= t.cfg.TriggerWindow {
+			if e.Cause == parser.CauseUnknown || e.Cause == parser.CauseOfflinePartition {
+				e.Cause = ps.startedCause
+			}
+			t.touch(e, ps.started, ps.startedRef)
+			ps.started = time.Time{}
+		}
 	}
 	if e.ISR == nil {
 		e.ISR = ev.ISR
@@ -662,6 +680,13 @@ func (t *Timeline) trigger(ev *parser.Event, ref Ref) {
 		if ev.PrevLeader != Unknown {
 			ps.prevHint, ps.prevHintAt = ev.PrevLeader, ev.Time
 		}
+	}
+	if ev.Topic != "" && ev.Partition != Unknown && ev.PrevLeader == Unknown {
+		// "Starting replica leader election (PREFERRED) for partitions ...":
+		// the election of this partition starts here.
+		ps := t.part(TP{ev.Topic, ev.Partition})
+		ps.started, ps.startedCause, ps.startedRef = ev.Time, ev.Cause, ref
+		return
 	}
 	tr := trigger{t: ev.Time, cause: ev.Cause, brokers: ev.Subjects, controller: ev.Controller, topic: ev.Topic, partition: ev.Partition}
 	t.addTrigger(tr)
@@ -701,6 +726,12 @@ func (t *Timeline) causeFromTrigger(e *Episode) {
 		}
 		e.Cause = tr.cause
 		e.CauseBrokers = tr.brokers
+		if tr.cause == parser.CauseControllerFailover && e.PreviousLeader >= 0 && t.liveBrokers != nil && !at.Before(t.liveAt) && at.Sub(t.liveAt) <= t.cfg.TriggerWindow && !contains(t.liveBrokers, e.PreviousLeader) {
+			// The new controller found the old leader dead (often the old
+			// controller itself): a broker failure, seen through a failover.
+			e.Cause = parser.CauseBrokerFailure
+			e.CauseBrokers = []int32{e.PreviousLeader}
+		}
 		return
 	}
 }
@@ -1006,14 +1037,14 @@ func (t *Timeline) isrChange(ev *parser.Event, ref Ref) {
 func (t *Timeline) truncation(src int, ev *parser.Event, ref Ref) {
 	tr := Truncation{Time: ev.Time, Broker: ev.Broker, Topic: ev.Topic, Partition: ev.Partition, Offset: ev.Offset,
 		Refused: ev.Unclean, EndOffset: ev.EndOffset, Ref: ref}
-	if len(t.Stats.Truncations) < maxContext {
+	if len(t.Stats.Truncations) < maxContext && ev.Text != "noop" {
 		t.Stats.Truncations = append(t.Stats.Truncations, tr)
 	}
 	e := t.newestOpen(TP{ev.Topic, ev.Partition}, ev.Time)
 	if e == nil {
 		return
 	}
-	if len(e.Truncations) < 16 {
+	if len(e.Truncations) < 16 && ev.Text != "noop" {
 		e.Truncations = append(e.Truncations, tr)
 	}
 	if tr.Refused {
@@ -1029,6 +1060,15 @@ func (t *Timeline) truncation(src int, ev *parser.Event, ref Ref) {
 			t.touch(e, ev.Time, ref)
 		}
 	}
+}
+
+func contains(v []int32, x int32) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // noteFreshness compares the controller epoch inside the partition state

@@ -233,7 +233,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		jw = report.NewJSONWriter(stdout, loc)
 		col.JSON = jw
 	}
-	tl := timeline.New(timeline.Config{SkewTolerance: a.SkewTolerance, StaleWindow: a.StaleWindow, Quiet: a.Quiet}, col)
+	tl := timeline.New(a.timelineConfig(), col)
 	var n int64
 	rd.Run(ctx, func(src int, ev *parser.Event) {
 		if !f.keep(ev) {
@@ -290,6 +290,16 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// timelineConfig maps the flags; 0 tolerance means none (the timeline
+// reads 0 as "default").
+func (a *AuditCmd) timelineConfig() timeline.Config {
+	tol := a.SkewTolerance
+	if tol == 0 {
+		tol = -1
+	}
+	return timeline.Config{SkewTolerance: tol, StaleWindow: a.StaleWindow, Quiet: a.Quiet}
 }
 
 func writeFailed(err error, stderr io.Writer) int {
