@@ -110,7 +110,7 @@ func TestLargeSamples(t *testing.T) {
 		}},
 		"041 1.0 controller": {[]string{"041"}, 103, 0, []string{
 			"pollution-0@1 leader -1 prev null cause controller_failover dur 0 resent false | ",
-			"__consumer_offsets-6@4 leader 3 prev 2 cause preferred_election dur 0 resent false | ",
+			"__consumer_offsets-6@4 leader 3 prev 2 cause preferred_election dur 16 resent false | ",
 		}},
 		"042+043 1.1 follower killed": {[]string{"042", "043"}, 1, 0, []string{
 			"my-replicated-topic-0@1 leader 0 prev null cause broker_failure dur 4 resent false | b0 leader cached=27.034 completed=27.032 handling=27.031 received=27.031 | b2 follower",
