@@ -185,7 +185,7 @@ func has(s []byte, w string) bool {
 func leadershipAnchor(m []byte) bool {
 	return bytes.Contains(m, []byte("LeaderAndIsr")) || bytes.Contains(m, []byte("eader epoch")) ||
 		bytes.Contains(m, []byte("eader Epoch")) || bytes.Contains(m, []byte("become-leader")) ||
-		bytes.Contains(m, []byte("become-follower")) || bytes.Contains(m, []byte("Transitioning ")) ||
+		bytes.Contains(m, []byte("become-follower")) || bytes.Contains(m, []byte("partition(s) to local")) ||
 		bytes.Contains(m, []byte("leader info"))
 }
 

@@ -660,6 +660,9 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 		}
 	case bytes.HasPrefix(s, []byte("The broker has been unfenced")):
 		life = LifeUnfenced
+	case bytes.HasPrefix(s, []byte("Transitioning from ")) && bytes.HasSuffix(bytes.TrimRight(s, "."), []byte("to SHUTTING_DOWN")):
+		// KRaft BrokerLifecycleManager: the broker is going down.
+		life = LifeShuttingDown
 	case bytes.HasPrefix(s, []byte("Produce request with correlation id ")) && bytes.Contains(s, []byte("Leader not local for partition")):
 		// 0.8.2–0.9 brokers log the rejected produce (broker.md §6.7).
 		t, part, ok := partitionAfter(s, " on partition ")

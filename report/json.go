@@ -88,12 +88,15 @@ func optInt(v int32) *int32 {
 
 // JSONBroker is one broker's part of an election.
 type JSONBroker struct {
-	Broker    int32             `json:"broker"`
-	Role      string            `json:"role"`
-	Phases    map[string]string `json:"phases"`
-	ApplyMs   *int64            `json:"apply_ms"`
-	ElapsedMs *int64            `json:"finished_in_ms,omitempty"`
-	Repeats   int               `json:"repeats,omitempty"`
+	Broker  int32             `json:"broker"`
+	Role    string            `json:"role"`
+	Phases  map[string]string `json:"phases"`
+	ApplyMs *int64            `json:"apply_ms"`
+	// SinceDecidedMs: from the controller's decision to this broker's
+	// first line about it (negative: the clocks disagree).
+	SinceDecidedMs *int64 `json:"since_decided_ms,omitempty"`
+	ElapsedMs      *int64 `json:"finished_in_ms,omitempty"`
+	Repeats        int    `json:"repeats,omitempty"`
 }
 
 // JSONElection is the "election" record (README documents it).
@@ -162,6 +165,10 @@ func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 		if d, ok := bt.Applied(); ok {
 			ms := d.Milliseconds()
 			jb.ApplyMs = &ms
+		}
+		if first, ok := bt.FirstPhase(); ok && !e.Decided.IsZero() {
+			ms := first.Sub(e.Decided).Milliseconds()
+			jb.SinceDecidedMs = &ms
 		}
 		if bt.Elapsed > 0 {
 			ms := bt.Elapsed.Milliseconds()

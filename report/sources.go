@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -43,6 +44,28 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 		Producers: st.Producers, Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
 		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
 		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{},
+	}
+	if m := s.Metadata; m != nil {
+		si.Kind = "KRaft metadata log"
+		si.Era = "KRaft metadata"
+		if m.MetadataVersion != "" {
+			si.Era += " (metadata.version " + m.MetadataVersion + ")"
+		}
+		si.Brokers = m.BrokerIDs
+		si.Records = int64(m.Records)
+		si.Lines = int64(m.Batches)
+		si.Zone = "UTC (batch timestamps)"
+		if m.CRCFailures > 0 || m.Truncated || m.NotALog {
+			e := fmt.Sprintf("%d batch(es) failed their CRC; truncated tail: %v; not a record-batch log: %v", m.CRCFailures, m.Truncated, m.NotALog)
+			if s.Err != nil {
+				e = s.Err.Error() + "; " + e
+			}
+			si.Error = &e
+		} else if s.Err != nil {
+			e := s.Err.Error()
+			si.Error = &e
+		}
+		return si
 	}
 	if si.Brokers == nil {
 		si.Brokers = []int32{}

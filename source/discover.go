@@ -25,9 +25,26 @@ type Input struct {
 	Order string
 	Gzip  bool
 	Size  int64
-	// Binary: the file starts with bytes no text log has; it may be a KRaft
-	// metadata segment (left to the caller).
+	// Binary: the file starts with bytes no text log has (and is not a
+	// KRaft metadata log); it is skipped.
 	Binary bool
+	// Metadata: a KRaft __cluster_metadata log (a directory, a segment or a
+	// snapshot), decoded by the kraft package.
+	Metadata bool
+}
+
+// isMetadataFile: KRaft segment "<20 digits>.log" or snapshot
+// "<20 digits>-<10 digits>.checkpoint".
+func isMetadataFile(name string) bool {
+	if len(name) < 24 {
+		return false
+	}
+	for _, c := range name[:20] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return name[20:] == ".log" || strings.HasSuffix(name, ".checkpoint")
 }
 
 // Skipped is a path that could not be used, with the reason.
@@ -63,6 +80,7 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 	var ins []Input
 	var skipped []Skipped
 	seen := map[string]bool{}
+	var metaDir func(string)
 	add := func(path string, fi fs.FileInfo, explicit bool) {
 		key := path
 		if abs, err := filepath.Abs(path); err == nil {
@@ -98,9 +116,27 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 			}
 			in.Gzip = gz
 			in.Binary = bin
+			if (bin || strings.HasSuffix(name, ".checkpoint")) && isMetadataFile(name) {
+				if !explicit && metaDir != nil {
+					// A metadata log directory under another name: replay
+					// its snapshots and segments together.
+					metaDir(filepath.Dir(path))
+					return
+				}
+				in.Binary, in.Metadata, in.Chain = false, true, path
+			}
 		}
 		ins = append(ins, in)
 	}
+	addMeta := func(dir string) {
+		key, _ := filepath.Abs(dir)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		ins = append(ins, Input{Path: dir, Chain: dir, Metadata: true})
+	}
+	metaDir = addMeta
 	for _, p := range paths {
 		if p == "-" {
 			ins = append(ins, Input{Path: "-", Chain: "-"})
@@ -115,7 +151,11 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 			add(p, fi, true)
 			continue
 		}
-		walkDir(p, map[string]bool{}, func(path string, fi fs.FileInfo) { add(path, fi, false) }, &skipped, 0)
+		if strings.HasPrefix(filepath.Base(filepath.Clean(p)), "__cluster_metadata") {
+			addMeta(p)
+			continue
+		}
+		walkDir(p, map[string]bool{}, func(path string, fi fs.FileInfo) { add(path, fi, false) }, addMeta, &skipped, 0)
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		if ins[i].Chain != ins[j].Chain {
@@ -128,7 +168,7 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 
 // walkDir follows symlinked directories once (by real path), so links
 // into the log tree work and loops end.
-func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), skipped *[]Skipped, depth int) {
+func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), meta func(string), skipped *[]Skipped, depth int) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		*skipped = append(*skipped, Skipped{dir, reason(err)})
@@ -160,11 +200,13 @@ func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), 
 			continue
 		}
 		if fi.IsDir() {
-			// KRaft metadata directories hold binary segments named *.log.
+			// KRaft metadata directories hold binary segments named *.log:
+			// one metadata source each.
 			if strings.HasPrefix(e.Name(), "__cluster_metadata") {
+				meta(path)
 				continue
 			}
-			walkDir(path, visited, fn, skipped, depth+1)
+			walkDir(path, visited, fn, meta, skipped, depth+1)
 			continue
 		}
 		fn(path, fi)

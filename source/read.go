@@ -31,6 +31,8 @@ type Source struct {
 	// Read: the file was opened and read (maybe partly).
 	Read  bool
 	Bytes int64
+	// Metadata summarises a KRaft metadata source.
+	Metadata *MetadataSummary
 }
 
 // LineReader yields lines of at most max bytes, without their line ending.
@@ -146,6 +148,16 @@ func NewReader(ins []Input, locFor func(string) *time.Location) *Reader {
 		if in.Binary {
 			continue
 		}
+		if in.Metadata {
+			// Decoded on its own, in one piece: a chain of its own.
+			if len(cur) > 0 {
+				r.chains = append(r.chains, cur)
+				cur = nil
+			}
+			r.chains = append(r.chains, []*Source{s})
+			last = ""
+			continue
+		}
 		if in.Chain != last && len(cur) > 0 {
 			r.chains = append(r.chains, cur)
 			cur = nil
@@ -207,6 +219,10 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src i
 	for i, c := range chains {
 		st := &chainState{ch: make(chan []Item, 4)}
 		states[i] = st
+		if len(c) == 1 && c[0].Input.Metadata {
+			go r.readMetadata(ctx, c[0], st.ch)
+			continue
+		}
 		go r.readChain(ctx, c, st.ch)
 	}
 	h := make(mergeHeap, 0, len(states))

@@ -105,7 +105,7 @@ func TestDiscoverRotationsAndKinds(t *testing.T) {
 		names = append(names, rel)
 	}
 	want := []string{
-		"app/app.log", "broker-1/controller.log.2019-02-25-13.gz",
+		"app/app.log", "broker-1/__cluster_metadata-0", "broker-1/controller.log.2019-02-25-13.gz",
 		"broker-1/server.log.2", "broker-1/server.log.1", "broker-1/server.log",
 		"broker-1/state-change.log.2019-02-25-14", "broker-1/state-change.log.2019-02-25-15", "broker-1/state-change.log",
 	}

@@ -69,6 +69,17 @@ func (b *BrokerTimeline) Applied() (time.Duration, bool) {
 	return last.Sub(first), true
 }
 
+// FirstPhase is the earliest time the broker logged anything for the episode.
+func (b *BrokerTimeline) FirstPhase() (time.Time, bool) {
+	var first time.Time
+	for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
+		if t := b.Phases[ph]; !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	return first, !first.IsZero()
+}
+
 // Episode is one (topic, partition, leader epoch) as every source saw it.
 type Episode struct {
 	Key

@@ -21,7 +21,8 @@ const (
 
 // CLI is the command line.
 type CLI struct {
-	Audit AuditCmd `cmd:"" help:"Audit a set of log files or directories (batch postmortem)."`
+	Audit    AuditCmd    `cmd:"" help:"Audit a set of log files or directories (batch postmortem)."`
+	Metadata MetadataCmd `cmd:"" help:"Decode KRaft __cluster_metadata segments and snapshots as JSON lines."`
 }
 
 // exitCode lets a command choose the process exit status.

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leaderaudit/leaderaudit/report"
 )
@@ -145,5 +149,55 @@ func TestLargeSamples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The KRaft metadata log joined with the same node's text logs
+// (shared/metadata-logs/renoagil-textlogs, WIB): every election gets the
+// controller's decision time and every broker applied it after.
+func TestMetadataLogJoinsTextLogs(t *testing.T) {
+	dir := "../../../shared/metadata-logs/renoagil-textlogs"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("shared/metadata-logs not beside the checkout")
+	}
+	a := &AuditCmd{Paths: []string{dir}, Format: "json", TZ: []string{"Asia/Jakarta"}, Partition: -1,
+		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
+	var out, errb bytes.Buffer
+	if code := a.run(context.Background(), strings.NewReader(""), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var n, decided, withBroker int
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.Contains(line, `"type":"election"`) {
+			continue
+		}
+		var e report.JSONElection
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if e.Decided != nil {
+			decided++
+		}
+		for _, b := range e.Brokers {
+			if b.SinceDecidedMs == nil {
+				continue
+			}
+			withBroker++
+			if *b.SinceDecidedMs < 0 || *b.SinceDecidedMs > 5000 {
+				t.Errorf("%s-%d@%d: broker %d applied %d ms after the decision", e.Topic, e.Partition, e.LeaderEpoch, b.Broker, *b.SinceDecidedMs)
+			}
+		}
+		// The README's example: offset 10377 at 10:31:12.746 UTC sets
+		// belajarkafka-0's leader to 1; the broker line follows at
+		// 17:31:13,456 WIB, leader epoch 2.
+		if e.Topic == "belajarkafka" && e.Partition == 0 && e.LeaderEpoch == 2 {
+			if e.Decided == nil || *e.Decided != "2025-08-06T17:31:12.746+07:00" || *e.Leader != 1 || e.Cause == nil || *e.Cause != "broker_unfenced" {
+				t.Errorf("belajarkafka-0@2: %+v", e)
+			}
+		}
+	}
+	if n < 350 || decided != n || withBroker < n {
+		t.Errorf("%d elections, %d with a decision, %d broker timelines with a decision latency", n, decided, withBroker)
 	}
 }
