@@ -26,6 +26,7 @@ type noiseSource struct {
 	p    *producer
 	kind int
 	cid  int32 // KRaft controller id of a controller.log
+	upAt int64 // producers: no unrelated lines before the application started
 	g    *rng
 	fam  []func(s *sink, ts int64)
 	w    []int

@@ -137,7 +137,7 @@ func (p *producer) begin(t int64, lv level, logger string, network bool) []byte 
 // prodStart writes each producer's start-up lines.
 func (g *generator) prodStart(start int64) {
 	for _, p := range g.prods {
-		t := start + g.rnT.between(0, 20_000)
+		t := start + g.rnT.between(200, 5_000)
 		cfg := producerConfig(p, g)
 		x := p.s.beginT(t, lvINFO, lgProdCfg, "main")
 		x = append(x, "ProducerConfig values: \n"...)
@@ -187,6 +187,7 @@ func (g *generator) prodStart(start int64) {
 			p.s.end(x)
 		}
 		p.lastAt = t
+		p.s.noise.upAt = t + 1
 	}
 }
 

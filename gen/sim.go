@@ -235,6 +235,9 @@ func (g *generator) advance(t int64) {
 			continue
 		}
 		from, to := g.wStart, t
+		if s.noise.upAt > from {
+			from = s.noise.upAt
+		}
 		if s.noise.b != nil {
 			b := s.noise.b
 			if b.upAt > from {
