@@ -105,19 +105,25 @@
 // "Sending become-leader LeaderAndIsr request ... for partition t-p",
 // 2.x-trace "Changed partition t-p state from OnlinePartition to
 // OfflinePartition"), and every phase below; duration_ms = end - start.
-// brokers lists each broker that wrote a phase line for the election, role
-// "leader" for the new leader and "follower" otherwise. Phases (a
+// brokers lists each broker that wrote a phase line for the election (in
+// the TRACE eras that includes brokers outside the replica set, whose only
+// line is the per-partition "cached leader info"), role "leader" for the
+// new leader and "follower" otherwise. Phases (a
 // request-level line sets the phase of every partition in the request):
 //
 //	phase             0.10 / 2.x-trace (state-change TRACE)          2.6-info                                   kraft
 //	received          received / Received LeaderAndIsr request ...   -                                          -
 //	handling          handling / Handling ... transition ...         Handling LeaderAndIsr request ... for N    Transitioning N partition(s) to local leaders./followers.
 //	stopped_fetchers  stopped / Stopped fetchers ... for partition   Stopped fetchers as part of ...            Stopped fetchers as part of become-follower for N partitions
+//	                  (or server.log "Removed fetcher for partitions ...", whichever comes first; the stopping
+//	                  KRaft broker: "Stopped fetchers as part of controlled shutdown for N partitions")
 //	truncated         truncated / Truncated logs ...                 server.log "[Log ...] Truncating to ..."    server.log "Truncating partition t-p with TruncationState(...)"
 //	                                                                 (the deposed leader's tail)                (the deposed leader's tail)
 //	started_fetcher   started / Started fetcher to new leader ...    server.log "Added fetcher to broker L ..."  Started fetchers as part of become-follower for N partitions
 //	completed         completed / Completed LeaderAndIsr request ... -                                          -
 //	cached            cached / Cached leader info ...                Add N partitions and deleted 0 ...         -
+//	                                                                 (only on brokers that handled the
+//	                                                                 election's LeaderAndIsr)
 //	epoch_start       2.x-trace only: server.log "[Partition t-p     Leader / Follower t-p starts at leader     Leader t-p with topic id ... / Follower t-p starts at ...
 //	                  broker=N] t-p starts at Leader Epoch E ..."    epoch E ...
 //	finished          -                                              Finished LeaderAndIsr request in Xms ...   -

@@ -348,6 +348,9 @@ func (g *generator) kraftApply(b *broker, t int64, items []kItem) int64 {
 			t += g.rnT.stepMs(10)
 			g.removedFetcher(b, t, stop, seqIdx(len(stop)), setKeySet)
 			sc(t, "Stopped fetchers as part of controlled shutdown for ", strconv.Itoa(len(stop)), " partitions")
+			for _, li := range stop {
+				li.e.el.phase(b.id, "follower", PhStoppedFetchers, t)
+			}
 		}
 	}
 	return t + 1

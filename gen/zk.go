@@ -568,6 +568,11 @@ func (g *generator) removedFetcher(b *broker, t int64, items []lisrItem, idx []i
 		x = appendNameSet(x, g.era, ps, style)
 	}
 	b.srv.end(x)
+	// the fetchers stop here; the state-change line saying so follows
+	for _, i := range idx {
+		e := &items[i].e
+		e.el.phase(b.id, role(b.id, e.st.leader), PhStoppedFetchers, t)
+	}
 }
 
 // lisr23 is ReplicaManager.becomeLeaderOrFollower of 2.3.1 with TRACE on.
@@ -1147,7 +1152,11 @@ func (g *generator) zkDeliverUM(b *broker, corr int32, entries []zkEntry, arrive
 		x = ai32(x, corr)
 		b.sc.end(x)
 		for _, e := range entries {
-			e.el.phase(b.id, role(b.id, e.st.leader), PhCached, t)
+			// a request-level line: attributed only to elections whose
+			// LeaderAndIsr this broker handled
+			if e.el != nil && e.el.phaseTime(b.id, PhHandling) != 0 {
+				e.el.phase(b.id, role(b.id, e.st.leader), PhCached, t)
+			}
 		}
 	}
 	b.busy = t
