@@ -111,7 +111,7 @@ func (p *Parser) sender() bool {
 		}
 		p.noteErrorEra(ev.Error)
 		p.noteProducer(cid)
-		p.lastRetry.client, p.lastRetry.topic, p.lastRetry.partition, p.lastRetry.t = cid, t, part, r.Time
+		p.lastRetry.client, p.lastRetry.topic, p.lastRetry.partition, p.lastRetry.t = cid, t, part, r.When()
 		p.lastRetry.attempts = ev.AttemptsLeft
 		p.send()
 		return true
@@ -124,7 +124,7 @@ func (p *Parser) sender() bool {
 		// Logged right after the "Got error" line of the same batch: one
 		// error, not two.
 		lr := &p.lastRetry
-		if lr.client == cid && lr.topic == t && lr.partition == part && r.Time.Sub(lr.t) >= 0 && r.Time.Sub(lr.t) <= 5*time.Millisecond {
+		if lr.client == cid && lr.topic == t && lr.partition == part && r.When().Sub(lr.t) >= 0 && r.When().Sub(lr.t) <= 5*time.Millisecond {
 			lr.topic = ""
 			return true
 		}

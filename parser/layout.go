@@ -50,7 +50,11 @@ func (l Level) String() string { return levelNames[l] }
 // slices alias the input line (or the parser's scratch buffer) and are valid
 // only until the next call.
 type Record struct {
+	// Time: read it through When(); layouts without a zone fill it lazily.
 	Time    time.Time
+	st      stamp
+	loc     *time.Location
+	lazy    bool
 	HasZone bool // the layout carried its own offset
 	Level   Level
 	Layout  Layout
@@ -83,9 +87,42 @@ func digits(b []byte, n int) (int, bool) {
 // parseStamp reads "yyyy-MM-dd HH:mm:ss,SSS" (also '.' before the millis,
 // 'T' or ' ' between date and time, '/' as the date separator) at the start
 // of b. It returns the number of bytes used. No allocation.
+// stamp is a parsed wall-clock timestamp; turning it into a time.Time
+// (time.Date, a zone lookup) is left until someone needs it, which for the
+// lines the audit ignores is never.
+type stamp struct {
+	y, mo, d, h, mi, s, ns int
+}
+
+func (st stamp) time(loc *time.Location) time.Time {
+	return time.Date(st.y, time.Month(st.mo), st.d, st.h, st.mi, st.s, st.ns, loc)
+}
+
+// key orders stamps by wall clock without building a time.Time.
+func (st stamp) key() int64 {
+	// Seconds in a 13-month, 32-day calendar, then microseconds: fits
+	// int64 until the year 20000.
+	secs := ((((int64(st.y)*13+int64(st.mo))*32+int64(st.d))*24+int64(st.h))*60+int64(st.mi))*61 + int64(st.s)
+	return secs*1e6 + int64(st.ns)/1000
+}
+
+func stampOf(t time.Time) stamp {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	return stamp{y, int(mo), d, h, mi, s, t.Nanosecond()}
+}
+
 func parseStamp(b []byte, loc *time.Location) (time.Time, int, bool) {
-	if len(b) < 19 {
+	st, n, ok := parseStampLazy(b)
+	if !ok {
 		return time.Time{}, 0, false
+	}
+	return st.time(loc), n, true
+}
+
+func parseStampLazy(b []byte) (stamp, int, bool) {
+	if len(b) < 19 {
+		return stamp{}, 0, false
 	}
 	y, ok1 := digits(b, 4)
 	mo, ok2 := digits(b[5:], 2)
@@ -94,14 +131,14 @@ func parseStamp(b []byte, loc *time.Location) (time.Time, int, bool) {
 	mi, ok5 := digits(b[14:], 2)
 	s, ok6 := digits(b[17:], 2)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return time.Time{}, 0, false
+		return stamp{}, 0, false
 	}
 	sep := b[4]
 	if (sep != '-' && sep != '/') || b[7] != sep || (b[10] != ' ' && b[10] != 'T') || b[13] != ':' || b[16] != ':' {
-		return time.Time{}, 0, false
+		return stamp{}, 0, false
 	}
 	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 {
-		return time.Time{}, 0, false
+		return stamp{}, 0, false
 	}
 	n := 19
 	ns := 0
@@ -118,7 +155,7 @@ func parseStamp(b []byte, loc *time.Location) (time.Time, int, bool) {
 			n = j
 		}
 	}
-	return time.Date(y, time.Month(mo), d, h, mi, s, ns, loc), n, true
+	return stamp{y, mo, d, h, mi, s, ns}, n, true
 }
 
 // parseOffset reads a zone offset after a timestamp: "Z", "+03:00", "+0300".
@@ -204,10 +241,16 @@ func splitLogger(m []byte) (msg, logger []byte) {
 	if len(m) < 3 || m[len(m)-1] != ')' {
 		return m, nil
 	}
-	i := bytes.LastIndex(m, []byte(" ("))
-	if i < 0 {
+	// bytes.LastIndex is a Rabin-Karp scan; looking back for '(' is
+	// cheaper on the per-line path.
+	i := bytes.LastIndexByte(m, '(')
+	for i > 0 && m[i-1] != ' ' {
+		i = bytes.LastIndexByte(m[:i], '(')
+	}
+	if i <= 0 {
 		return m, nil
 	}
+	i--
 	lg := m[i+2 : len(m)-1]
 	// A logger name has no spaces; anything else is message text that
 	// happens to end in a parenthesis.
@@ -217,10 +260,35 @@ func splitLogger(m []byte) (msg, logger []byte) {
 	return m[:i], lg
 }
 
+// When returns the record's time, building it on first use.
+func (r *Record) When() time.Time {
+	if r.lazy {
+		r.Time, r.lazy = r.st.time(r.loc), false
+	}
+	return r.Time
+}
+
+// wallKey orders records by wall-clock time without building a time.Time.
+func (r *Record) wallKey() int64 {
+	if r.lazy {
+		return r.st.key()
+	}
+	return stampOf(r.Time).key()
+}
+
 // ParseHeader recognises a record header line in any supported layout and
 // fills r. It reports false for continuation lines and lines in no known
 // layout. loc is the zone assumed for timestamps that carry none.
 func ParseHeader(line []byte, loc *time.Location, r *Record) bool {
+	if !parseRecord(line, loc, r) {
+		return false
+	}
+	r.When()
+	return true
+}
+
+// parseRecord is ParseHeader without building the time.
+func parseRecord(line []byte, loc *time.Location, r *Record) bool {
 	*r = Record{}
 	if len(line) == 0 {
 		return false
@@ -292,15 +360,16 @@ func parsePrefixed(line []byte, loc *time.Location, r *Record) bool {
 
 // [2019-02-25 15:01:03,023] TRACE message (logger)
 func parseLog4j(line []byte, loc *time.Location, r *Record) bool {
-	t, n, ok := parseStamp(line[1:], loc)
+	st, n, ok := parseStampLazy(line[1:])
 	if !ok {
 		return false
 	}
 	i := 1 + n
+	r.st, r.loc, r.lazy = st, loc, true
 	if i < len(line) && line[i] != ']' {
 		// ISO8601 with offset inside the brackets (custom patterns).
 		if off, k, ok := parseOffset(line[i:]); ok {
-			t = withOffset(t, off)
+			r.Time, r.lazy = st.time(fixedZone(off)), false
 			r.HasZone = true
 			i += k
 		}
@@ -317,7 +386,7 @@ func parseLog4j(line []byte, loc *time.Location, r *Record) bool {
 	for i < len(line) && line[i] == ' ' {
 		i++
 	}
-	r.Time, r.Level, r.Layout = t, lv, LayoutLog4j
+	r.Level, r.Layout = lv, LayoutLog4j
 	r.Msg, r.Logger = splitLogger(line[i:])
 	return true
 }
@@ -325,14 +394,15 @@ func parseLog4j(line []byte, loc *time.Location, r *Record) bool {
 // Lines that start with a digit: Strimzi / log4j without brackets, Spring
 // Boot, LinkedIn's fork, kubectl --timestamps prefixes.
 func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
-	t, n, ok := parseStamp(line, loc)
+	st, n, ok := parseStampLazy(line)
 	if !ok {
 		return false
 	}
 	i := n
 	hasZone := false
+	var t time.Time
 	if off, k, ok := parseOffset(line[i:]); ok {
-		t = withOffset(t, off)
+		t = st.time(fixedZone(off))
 		hasZone = true
 		i += k
 	}
@@ -361,7 +431,12 @@ func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
 		return false
 	}
 	rest := line[j+1:]
-	r.Time, r.Level, r.HasZone = t, lv, hasZone
+	r.Level, r.HasZone = lv, hasZone
+	if hasZone {
+		r.Time = t
+	} else {
+		r.st, r.loc, r.lazy = st, loc, true
+	}
 	if line[4] == '/' && len(rest) > 0 && rest[0] == '[' {
 		return parseLinkedIn(rest, r)
 	}

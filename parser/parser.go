@@ -110,8 +110,11 @@ type Parser struct {
 	emit  func(*Event)
 
 	lineNo     int64
-	haveRecord bool // a record header has been seen (continuations attach to it)
-	lastTime   time.Time
+	haveRecord bool  // a record header has been seen (continuations attach to it)
+	lastKey    int64 // wall-clock order of the last record, for out-of-order counting
+	// maxRec: the newest record so far; its time becomes Stats.Last at Flush.
+	maxRec  Record
+	haveMax bool
 
 	// pend holds a record whose meaning depends on the lines after it
 	// (exception lines, a config block, a hard-wrapped line).
@@ -171,7 +174,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		line = line[:n-1]
 	}
 	p.emit = emit
-	if !looksLikeHeader(line) || !ParseHeader(line, p.loc, &p.rec) {
+	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
 		p.continuation(line)
 		return
 	}
@@ -185,6 +188,9 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
 	p.finishPending()
+	if p.haveMax {
+		p.Stats.Last = p.maxRec.When()
+	}
 }
 
 // looksLikeHeader is the cheap test that keeps stack-trace lines away from
@@ -252,14 +258,15 @@ func (p *Parser) record(line []byte) {
 		p.Stats.HasZone = true
 	}
 	if p.Stats.First.IsZero() {
-		p.Stats.First = r.Time
+		p.Stats.First = r.When()
 	}
-	if r.Time.Before(p.lastTime) {
+	k := r.wallKey()
+	if k < p.lastKey {
 		p.Stats.OutOfOrder++
 	} else {
-		p.Stats.Last = r.Time
+		p.maxRec, p.haveMax = *r, true
 	}
-	p.lastTime = r.Time
+	p.lastKey = k
 	p.dispatch(line, true)
 }
 
@@ -349,7 +356,7 @@ func (p *Parser) finishPending() {
 	k := p.pend.kind
 	p.pend.kind = pendNone
 	saved := p.rec
-	if !ParseHeader(p.pend.head, p.loc, &p.rec) {
+	if !parseRecord(p.pend.head, p.loc, &p.rec) {
 		p.rec = saved
 		return
 	}
@@ -383,7 +390,7 @@ func (p *Parser) unparsed(line []byte) {
 // start fills p.ev for a new event from the current record.
 func (p *Parser) start(kind Kind) *Event {
 	p.ev = newEvent(kind)
-	p.ev.Time = p.rec.Time
+	p.ev.Time = p.rec.When()
 	p.ev.Line = p.lineNo
 	return &p.ev
 }

@@ -298,3 +298,37 @@ func TestParseStampZones(t *testing.T) {
 		t.Error("log4j layout has no zone")
 	}
 }
+
+// Out-of-order counting compares wall clocks without building times: the
+// key must order like time does, across years and at millisecond steps.
+func TestStampKeyOrders(t *testing.T) {
+	times := []string{"1999-12-31 23:59:59,999", "2000-01-01 00:00:00,000", "2018-05-16 15:19:48,516",
+		"2018-05-16 15:19:48,517", "2018-05-17 00:00:00,000", "2026-12-31 23:59:60,000", "2999-01-01 00:00:00,001"}
+	var last int64 = -1 << 63
+	for _, s := range times {
+		st, _, ok := parseStampLazy([]byte(s))
+		if !ok {
+			t.Fatalf("%s not parsed", s)
+		}
+		if k := st.key(); k <= last {
+			t.Errorf("%s: key %d not after %d", s, k, last)
+		} else {
+			last = k
+		}
+	}
+	evs := parseAll(
+		`[2018-05-16 15:19:48,517] INFO [Broker id=1] Transitioning 1 partition(s) to local leaders. (state.change.logger)`,
+		`[2018-05-16 15:19:48,516] INFO [Broker id=1] Transitioning 1 partition(s) to local leaders. (state.change.logger)`,
+	)
+	if len(evs) != 2 {
+		t.Fatal(evs)
+	}
+	p := New(time.UTC)
+	p.Line([]byte(`[2018-05-16 15:19:48,517] INFO x (y)`), func(*Event) {})
+	p.Line([]byte(`[2018-05-16 15:19:48,516] INFO x (y)`), func(*Event) {})
+	p.Line([]byte(`[2018-05-16 15:19:48,518] INFO x (y)`), func(*Event) {})
+	p.Flush(func(*Event) {})
+	if p.Stats.OutOfOrder != 1 || p.Stats.Last.Format("05.000") != "48.518" || p.Stats.First.Format("05.000") != "48.517" {
+		t.Errorf("out of order %d, first %v last %v", p.Stats.OutOfOrder, p.Stats.First, p.Stats.Last)
+	}
+}

@@ -125,6 +125,8 @@ type Timeline struct {
 	liveBrokers []int32         // brokers a new controller found alive
 	liveAt      time.Time
 	watermark   time.Time
+	lastSweep   time.Time // watermark at the last sweep of open requests and episodes
+	minEnd      time.Time // earliest End among open episodes at the last sweep
 	burst       *Burst
 	nextBurstID int
 	ready       []*Episode
@@ -784,9 +786,22 @@ func (t *Timeline) Advance(now time.Time) {
 	if now.After(t.watermark) {
 		t.watermark = now
 	}
-	t.matchErrors(t.watermark.Add(-t.cfg.SkewTolerance), false)
+	if len(t.errs) > 0 {
+		t.matchErrors(t.watermark.Add(-t.cfg.SkewTolerance), false)
+	}
+	// The scans below walk every open request and episode: do them at most
+	// once per second of log time, and only when something can be due.
+	if t.watermark.Sub(t.lastSweep) < time.Second {
+		return
+	}
+	t.lastSweep = t.watermark
 	t.closeRequests(false)
-	t.finish(t.watermark.Add(-t.cfg.StaleWindow-t.cfg.SkewTolerance), false)
+	cutoff := t.watermark.Add(-t.cfg.StaleWindow - t.cfg.SkewTolerance)
+	if !t.minEnd.IsZero() && t.minEnd.Before(cutoff) || len(t.episodes) >= t.cfg.MaxOpen {
+		t.finish(cutoff, false)
+	} else if t.minEnd.IsZero() && len(t.episodes) > 0 {
+		t.finish(cutoff, false)
+	}
 }
 
 // Close finishes everything.
@@ -947,9 +962,12 @@ func (t *Timeline) match(pe *ProducerError) {
 // start time (then key), and groups them into bursts.
 func (t *Timeline) finish(cutoff time.Time, all bool) {
 	var done []*Episode
+	t.minEnd = time.Time{}
 	for _, e := range t.episodes {
 		if all || e.End.Before(cutoff) {
 			done = append(done, e)
+		} else if t.minEnd.IsZero() || e.End.Before(t.minEnd) {
+			t.minEnd = e.End
 		}
 	}
 	if len(done) == 0 {
