@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -44,6 +45,42 @@ type change struct {
 	causeBroker int32 // first of Episode.CauseBrokers, or Unknown
 	unclean     bool
 	ref         timeline.Ref
+	trunc       *trunc // the first replica that cut records after it
+}
+
+// trunc is a replica cutting its log after a leader change: records it
+// had and the new leader did not are gone ([offset, end) when end is known).
+type trunc struct {
+	t       time.Time
+	broker  int32
+	offset  int64
+	end     int64 // 0: not logged
+	refused bool  // "log truncation is not allowed": the new leader was unclean
+	ref     timeline.Ref
+}
+
+func (tr *trunc) text() string {
+	if tr.refused {
+		return fmt.Sprintf("broker %s refused to truncate to offset %d (its log ends at %d: offsets %d–%d are lost)", itoa(tr.broker), tr.offset, tr.end, tr.offset, tr.end-1)
+	}
+	if tr.end > tr.offset {
+		return fmt.Sprintf("broker %s truncated offsets %d–%d", itoa(tr.broker), tr.offset, tr.end-1)
+	}
+	return fmt.Sprintf("broker %s truncated its log to offset %d", itoa(tr.broker), tr.offset)
+}
+
+// truncs copies an episode's truncations (bounded), the old leader's first.
+func truncs(e *timeline.Episode, prev int32, n int) []trunc {
+	var out []trunc
+	for pass := 0; pass < 2; pass++ {
+		for _, x := range e.Truncations {
+			if (pass == 0) != (x.Broker == prev && prev >= 0) || len(out) >= n {
+				continue
+			}
+			out = append(out, trunc{t: x.Time, broker: x.Broker, offset: x.Offset, end: x.EndOffset, refused: x.Refused, ref: x.Ref})
+		}
+	}
+	return out
 }
 
 // hard: the old leader went away without handing over (broker failure,
@@ -160,6 +197,7 @@ type epSum struct {
 	causeBrokers        []int32
 	unclean, changed    bool
 	refs                []timeline.Ref
+	truncs              []trunc
 }
 
 func (s *epSum) dur() time.Duration { return s.end.Sub(s.start) }
@@ -365,7 +403,7 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 	sum := epSum{
 		filled: true, key: e.Key, start: e.Start, end: e.End, decided: e.Decided, leader: e.Leader, prev: prev,
 		cause: e.Cause, causeBrokers: append([]int32(nil), e.CauseBrokers...), unclean: e.Unclean, changed: changed,
-		refs: episodeRefs(e, maxEpisodeRefs),
+		refs: episodeRefs(e, maxEpisodeRefs), truncs: truncs(e, prev, 3),
 	}
 	if s, ok := a.interest[e.Key]; ok && !s.filled {
 		*s = sum
@@ -445,6 +483,9 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 			if refs := episodeRefs(e, 1); len(refs) > 0 {
 				c.ref = refs[0]
 			}
+			if tr := truncs(e, prev, 1); len(tr) > 0 {
+				c.trunc = &tr[0]
+			}
 			a.noteChange(pa, c)
 		}
 		// A coordinator move: the leader of a __consumer_offsets partition
@@ -462,11 +503,9 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 		if e.Unclean {
 			a.uncleanN++
 			if len(a.unclean) < maxUnclean {
-				a.unclean = append(a.unclean, epSum{
-					filled: true, key: e.Key, start: e.Start, end: e.End, decided: e.Decided, leader: e.Leader, prev: prev,
-					cause: e.Cause, causeBrokers: append([]int32(nil), e.CauseBrokers...), unclean: true, changed: changed,
-					refs: episodeRefs(e, maxEpisodeRefs),
-				})
+				u := sum
+				u.unclean = true
+				a.unclean = append(a.unclean, u)
 			}
 		}
 		a.noteSlow(e)

@@ -234,28 +234,77 @@ func (f *finisher) unstable() {
 	}
 }
 
-// uncleanElections: leaders taken from outside the ISR.
+// uncleanElections: leaders taken from outside the ISR, and followers that
+// refused to truncate below their own end (the proof one happened, even
+// when the election itself is not in the logs).
 func (f *finisher) uncleanElections() {
-	if f.a.uncleanN == 0 {
+	seen := map[timeline.TP]bool{}
+	for _, e := range f.a.unclean {
+		seen[timeline.TP{Topic: e.key.Topic, Partition: e.key.Partition}] = true
+	}
+	var orphan []timeline.Truncation
+	for _, tr := range f.stats.Truncations {
+		if tr.Refused && !seen[timeline.TP{Topic: tr.Topic, Partition: tr.Partition}] && len(orphan) < maxUnclean {
+			orphan = append(orphan, tr)
+			seen[timeline.TP{Topic: tr.Topic, Partition: tr.Partition}] = true
+		}
+	}
+	total := f.a.uncleanN + len(orphan)
+	if total == 0 {
 		return
 	}
 	var items []string
 	var refs []timeline.Ref
 	var data []map[string]any
+	shown := 0
 	for _, e := range f.a.unclean {
-		items = append(items, fmt.Sprintf("%s leader %s→%s at %s", keyName(e.key), itoa(e.prev), itoa(e.leader), f.tm(e.start)))
+		it := fmt.Sprintf("%s leader %s→%s at %s", keyName(e.key), itoa(e.prev), itoa(e.leader), f.tm(e.start))
+		var lost []map[string]any
+		for i := range e.truncs {
+			tr := &e.truncs[i]
+			it += "; " + tr.text()
+			refs = append(refs, tr.ref)
+			l := map[string]any{"broker": tr.broker, "truncated_to": tr.offset}
+			if tr.end > tr.offset {
+				l["log_end"] = tr.end
+				l["records"] = tr.end - tr.offset
+			}
+			lost = append(lost, l)
+			shown++
+		}
+		items = append(items, it)
 		refs = append(refs, e.refs...)
-		data = append(data, map[string]any{"topic": e.key.Topic, "partition": e.key.Partition, "leader_epoch": e.key.LeaderEpoch,
-			"leader": e.leader, "previous_leader": e.prev, "start": f.rfc(e.start)})
+		dd := map[string]any{"topic": e.key.Topic, "partition": e.key.Partition, "leader_epoch": e.key.LeaderEpoch,
+			"leader": e.leader, "previous_leader": e.prev, "start": f.rfc(e.start)}
+		if len(lost) > 0 {
+			dd["lost"] = lost
+		}
+		data = append(data, dd)
 	}
-	msg := fmt.Sprintf("%s took a leader from outside the ISR: %s; records the old leader had and the new one lacked are lost "+
-		"(their offsets are not in these lines: the old leader's server.log shows them when it truncates)",
-		plural(f.a.uncleanN, "unclean election", "unclean elections"), f.list(items, f.a.uncleanN))
+	for _, x := range orphan {
+		tr := trunc{t: x.Time, broker: x.Broker, offset: x.Offset, end: x.EndOffset, refused: true, ref: x.Ref}
+		tp := timeline.TP{Topic: x.Topic, Partition: x.Partition}
+		items = append(items, fmt.Sprintf("%s (the election itself is not in these logs): %s at %s", tpName(tp), tr.text(), f.tm(x.Time)))
+		refs = append(refs, x.Ref)
+		shown++
+		l := map[string]any{"broker": x.Broker, "truncated_to": x.Offset}
+		if x.EndOffset > x.Offset {
+			l["log_end"] = x.EndOffset
+			l["records"] = x.EndOffset - x.Offset
+		}
+		data = append(data, map[string]any{"topic": x.Topic, "partition": x.Partition, "lost": []map[string]any{l}})
+	}
+	tail := "records the old leader had and the new one lacked are lost"
+	if shown == 0 {
+		tail += " (no truncation line shows which offsets: look for the old leader's \"Truncating to offset\" when it rejoins)"
+	}
+	msg := fmt.Sprintf("%s took a leader from outside the ISR: %s; %s",
+		plural(total, "unclean election", "unclean elections"), f.list(items, total), tail)
 	f.add(Finding{
 		Code: CodeUnclean, Severity: Critical, Subject: "cluster", Message: msg,
 		Remedy: "Keep unclean.leader.election.enable=false (the default since 0.11) unless availability matters more than the data; " +
 			"use replication factor 3 with min.insync.replicas=2 and acks=all so a clean leader is always left, and find why the ISR had shrunk.",
-		Evidence: f.ev(refs...), Data: map[string]any{"unclean_elections": f.a.uncleanN, "elections": data},
+		Evidence: f.ev(refs...), Data: map[string]any{"unclean_elections": total, "elections": data},
 	})
 }
 

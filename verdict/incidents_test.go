@@ -2,6 +2,7 @@ package verdict_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,7 +77,17 @@ func auditDir(t *testing.T, cfg verdict.Config, dir string) auditResult {
 		}
 		return p
 	}
-	return auditResult{findings: an.Finish(tl, path, facts), col: col, tl: tl}
+	fs := an.Finish(tl, path, facts)
+	for _, f := range fs {
+		b, err := json.Marshal(f.Record())
+		if err != nil || !strings.HasPrefix(string(b), `{"type":"finding","code":`) {
+			t.Errorf("JSON of %s: %v %.80s", f.Code, err, b)
+		}
+		if f.Message == "" || f.Severity == "" || f.Subject == "" || f.Evidence == nil {
+			t.Errorf("incomplete finding %+v", f)
+		}
+	}
+	return auditResult{findings: fs, col: col, tl: tl}
 }
 
 func (r auditResult) codes() []string {
@@ -218,9 +229,11 @@ func TestIncidentCase3Acks1ZKExpiry(t *testing.T) {
 	}
 	contains(t, lr, "acks=1", "Kafka 2.8.0", "changed 3 times", "events-0 epoch 10 2→3 at 10:41:02.237",
 		"broker 2 was removed by the controller (broker failure), lost its ZooKeeper session", "events-0 epoch 8 ?→3",
-		"2 changes followed a hard failure")
-	hasEvidence(t, lr, "app/ingest.log", 1) // acks = 1
-	if lr.Data["hard_changes"] != 2 || lr.Data["acks"] != "1" {
+		"2 changes followed a hard failure", "broker 2 truncated its log to offset 48210 at 10:15:25.385",
+		"after 2 changes a replica cut records from its log")
+	hasEvidence(t, lr, "app/ingest.log", 1)       // acks = 1
+	hasEvidence(t, lr, "broker-2/server.log", 10) // Truncating to offset 48210
+	if lr.Data["hard_changes"] != 2 || lr.Data["truncated_after"] != 2 || lr.Data["acks"] != "1" {
 		t.Errorf("data %v", lr.Data)
 	}
 	// The cluster side: broker 2 keeps losing its ZooKeeper session.

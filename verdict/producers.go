@@ -382,6 +382,7 @@ type lossChange struct {
 	cause    string
 	hard     bool
 	why      string
+	trunc    *trunc
 	refs     []timeline.Ref
 }
 
@@ -436,6 +437,10 @@ func (f *finisher) lossRisk(p *producer) {
 		}
 		lc := lossChange{tp: timeline.TP{Topic: k.Topic, Partition: k.Partition}, epoch: k.LeaderEpoch, t: e.start, from: e.prev, to: e.leader, cause: causeName(e.cause), refs: e.refs}
 		lc.hard, lc.why = f.classify(c)
+		if len(e.truncs) > 0 {
+			lc.trunc = &e.truncs[0]
+			lc.refs = append([]timeline.Ref{e.truncs[0].ref}, lc.refs...)
+		}
 		addChange(lc)
 	}
 	// Leader changes of the partitions (or topics) it wrote to while it ran.
@@ -457,9 +462,12 @@ func (f *finisher) lossRisk(p *producer) {
 			if c.t.Before(from) || c.t.After(to) {
 				continue
 			}
-			lc := lossChange{tp: tp, epoch: c.epoch, t: c.t, from: c.from, to: c.to, cause: causeName(c.cause)}
+			lc := lossChange{tp: tp, epoch: c.epoch, t: c.t, from: c.from, to: c.to, cause: causeName(c.cause), trunc: c.trunc}
+			if c.trunc != nil {
+				lc.refs = append(lc.refs, c.trunc.ref)
+			}
 			if c.ref.Line > 0 {
-				lc.refs = []timeline.Ref{c.ref}
+				lc.refs = append(lc.refs, c.ref)
 			}
 			lc.hard, lc.why = f.classify(c)
 			addChange(lc)
@@ -474,7 +482,7 @@ func (f *finisher) lossRisk(p *producer) {
 		}
 		return chs[i].t.Before(chs[j].t)
 	})
-	hard := 0
+	hard, cut := 0, 0
 	parts := map[timeline.TP]bool{}
 	var items []string
 	var refs []timeline.Ref
@@ -487,6 +495,10 @@ func (f *finisher) lossRisk(p *producer) {
 		if c.why != "" {
 			it += "; " + c.why
 		}
+		if c.trunc != nil {
+			cut++
+			it += "; " + c.trunc.text() + " at " + f.tm(c.trunc.t)
+		}
 		items = append(items, it+")")
 		if len(refs) < 6 {
 			refs = append(refs, c.refs...)
@@ -494,7 +506,16 @@ func (f *finisher) lossRisk(p *producer) {
 	}
 	sev := Warning
 	tail := "records acknowledged only by the old leader are lost when it rejoins as a follower and truncates"
-	if hard > 0 {
+	switch {
+	case cut > 0:
+		// A replica cutting records after the change is the loss itself:
+		// with acks 0/1 those records had been acknowledged.
+		sev = Critical
+		tail = fmt.Sprintf("after %s a replica cut records from its log: records the producer had been told were written are gone", plural(cut, "change", "changes"))
+		if hard > 0 {
+			tail = fmt.Sprintf("%s followed a hard failure of the old leader; ", plural(hard, "change", "changes")) + tail
+		}
+	case hard > 0:
 		sev = Critical
 		tail = fmt.Sprintf("%s followed a hard failure of the old leader or an unclean election, so records acknowledged only by the old leader are lost", plural(hard, "change", "changes"))
 	}
@@ -506,6 +527,7 @@ func (f *finisher) lossRisk(p *producer) {
 	d["acks"] = s.acks.str
 	d["leader_changes"] = len(chs)
 	d["hard_changes"] = hard
+	d["truncated_after"] = cut
 	d["partitions"] = len(parts)
 	f.add(Finding{
 		Code: CodeLossRiskAcks, Severity: sev, Subject: "producer " + name, Message: msg,

@@ -865,3 +865,36 @@ func TestFindingOrder(t *testing.T) {
 		t.Errorf("first %s", fs[0].Code)
 	}
 }
+
+func withTruncation(b int32, at_ string, off, end int64, refused bool) epOpt {
+	return func(e *timeline.Episode) {
+		e.Truncations = append(e.Truncations, timeline.Truncation{Time: at(at_), Broker: b, Topic: e.Topic, Partition: e.Partition,
+			Offset: off, EndOffset: end, Refused: refused, Ref: timeline.Ref{Source: int(b), Line: 99}})
+		if refused {
+			e.Unclean, e.Cause = true, parser.CauseUnclean
+		}
+	}
+}
+
+func TestUncleanElectionLostOffsets(t *testing.T) {
+	x := newFx(t, Config{})
+	x.ep("orders", 3, 86, 1, 0, "1m", "30ms", withTruncation(1, "1m5s", 2051, 2391, true))
+	f := one(t, x.finish(), CodeUnclean)
+	has(t, f, "orders-3 epoch 86 leader 1→0", "broker 1 refused to truncate to offset 2051 (its log ends at 2391: offsets 2051–2390 are lost)")
+	if strings.Contains(f.Message, "no truncation line") {
+		t.Errorf("%s", f.Message)
+	}
+}
+
+func TestLossRiskAcksTruncationIsCritical(t *testing.T) {
+	x := newFx(t, Config{})
+	x.client("app", "2.8.0", 9, cfg("acks", "1"))
+	// A clean controlled move, but the old leader then cut 21 records.
+	x.pe("app", 9, "orders", 1, "NOT_LEADER_OR_FOLLOWER", "1m0.01s", during("orders", 1, 7))
+	x.ep("orders", 1, 7, 3, 2, "1m", "30ms", cause(parser.CauseControlledShutdown, 3), withTruncation(3, "1m0.02s", 48210, 0, false))
+	f := one(t, x.finish(), CodeLossRiskAcks)
+	if f.Severity != Critical {
+		t.Errorf("severity %s", f.Severity)
+	}
+	has(t, f, "broker 3 truncated its log to offset 48210", "after 1 change a replica cut records from its log")
+}
