@@ -105,25 +105,42 @@ func parsePrefix(m []byte) (prefix, []byte) {
 		default:
 			// [ReplicaFetcherManager on broker N], [KafkaServer id=N],
 			// [Kafka Server N], [BrokerLifecycleManager id=N], [ReplicaManager broker=N],
-			// [PartitionStateMachine controllerId=N], [Partition state machine on Controller N].
-			if v, ok := intAfter(in, "replicaId="); ok {
-				pf.id, pf.side = int32(v), sideBroker
-			} else if v, ok := intAfter(in, "brokerId="); ok {
-				pf.id, pf.side = int32(v), sideBroker
-			} else if bytes.HasPrefix(in, []byte("GroupCoordinator ")) {
+			// [PartitionStateMachine controllerId=N], [Partition state machine on Controller N],
+			// [ReplicaFetcher replicaId=N, ...], [GroupMetadataManager brokerId=N], [GroupCoordinator N].
+			// Switch on the component so a line pays for one search at most.
+			var key string
+			sd := sideBroker
+			switch string(pf.component) {
+			case "ReplicaFetcherManager":
+				key = "on broker "
+			case "ReplicaManager", "ReplicaAlterLogDirsManager":
+				key = "broker="
+			case "ReplicaFetcher", "ReplicaAlterLogDirsThread":
+				key = "replicaId="
+			case "GroupMetadataManager", "TransactionCoordinator":
+				key = "brokerId="
+			case "GroupCoordinator":
 				pf.id, pf.side = atoi32(in[len("GroupCoordinator "):]), sideBroker
-			} else if v, ok := intAfter(in, "on broker "); ok {
-				pf.id, pf.side = int32(v), sideBroker
-			} else if v, ok := intAfter(in, "broker="); ok {
-				pf.id, pf.side = int32(v), sideBroker
-			} else if v, ok := intAfter(in, "controllerId="); ok {
-				pf.id, pf.side = int32(v), sideController
-			} else if v, ok := intAfter(in, "on Controller "); ok {
-				pf.id, pf.side = int32(v), sideController
-			} else if v, ok := intAfter(in, "id="); ok {
-				pf.id, pf.side = int32(v), sideBroker
-			} else if bytes.HasPrefix(in, []byte("Kafka Server ")) {
-				pf.id, pf.side = atoi32(in[len("Kafka Server "):]), sideBroker
+			case "Kafka":
+				if bytes.HasPrefix(in, []byte("Kafka Server ")) {
+					pf.id, pf.side = atoi32(in[len("Kafka Server "):]), sideBroker
+				}
+			case "PartitionStateMachine", "ReplicaStateMachine", "Channel", "RequestSendThread", "ControllerEventThread":
+				key, sd = "controllerId=", sideController
+			case "Partition", "Replica":
+				if v, ok := intAfter(in, "on Controller "); ok {
+					pf.id, pf.side = int32(v), sideController
+				} else if v, ok := intAfter(in, "on controller "); ok {
+					pf.id, pf.side = int32(v), sideController
+				}
+			case "KafkaServer", "BrokerServer", "ControllerServer", "SharedServer", "BrokerLifecycleManager",
+				"BrokerMetadataPublisher", "BrokerToControllerChannelManager", "KafkaApi":
+				key = "id="
+			}
+			if key != "" {
+				if v, ok := intAfter(in, key); ok {
+					pf.id, pf.side = int32(v), sd
+				}
 			}
 		}
 		return pf, rest
@@ -193,6 +210,18 @@ func leadershipAnchor(m []byte) bool {
 // only for a leadership-looking line it could not read.
 func (p *Parser) broker(lg loggerKind) bool {
 	r := &p.rec
+	// The busiest loggers of a server.log say little that matters: look
+	// for the few words that do before parsing anything.
+	switch lg {
+	case lgLog, lgFetcher:
+		if !bytes.Contains(r.Msg, []byte("runcat")) {
+			return true
+		}
+	case lgCoordinator:
+		if !bytes.Contains(r.Msg, []byte("group coordinator for partition")) {
+			return true
+		}
+	}
 	pf, rest := parsePrefix(r.Msg)
 	switch pf.side {
 	case sideBroker:

@@ -327,6 +327,11 @@ func (p *Parser) dispatch(line []byte, first bool) {
 				return
 			}
 		}
+		if brokerInternal(r.Logger) {
+			// The broker's own noise (kafka.*, ZooKeeper): no producer
+			// failure is logged there, so skip the scans below.
+			return
+		}
 		if r.Level >= LevelWarn && (r.Level >= LevelError || bytes.Contains(m, []byte("send"))) {
 			if first {
 				p.hold(pendClientError, line)
@@ -335,7 +340,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			p.clientFailure()
 			return
 		}
-		if bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error")) {
+		if len(r.Logger) == 0 && (bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error"))) {
 			p.sender()
 		}
 	}
@@ -419,6 +424,15 @@ const (
 	lgLog         // kafka.log.Log / UnifiedLog / LocalLog
 	lgCoordinator // kafka.coordinator.group.*
 )
+
+// brokerInternal: loggers of broker internals that never carry a
+// producer's send failure.
+func brokerInternal(lg []byte) bool {
+	return bytes.HasPrefix(lg, []byte("kafka.")) || bytes.HasPrefix(lg, []byte("org.apache.zookeeper")) ||
+		bytes.HasPrefix(lg, []byte("org.apache.kafka.storage")) || bytes.HasPrefix(lg, []byte("org.apache.kafka.server")) ||
+		bytes.HasPrefix(lg, []byte("org.apache.kafka.raft")) || bytes.HasPrefix(lg, []byte("org.apache.kafka.image")) ||
+		bytes.HasPrefix(lg, []byte("org.apache.kafka.metadata")) || bytes.HasPrefix(lg, []byte("org.apache.kafka.coordinator"))
+}
 
 // loggerClass maps a logger name (full, Logback-abbreviated or short) to
 // what it writes. Switches on the last dotted component so that
