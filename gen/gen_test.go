@@ -267,6 +267,36 @@ func TestTruth(t *testing.T) {
 	for _, era := range Eras {
 		t.Run(string(era), func(t *testing.T) {
 			dir, _ := dataset(t, era)
+			checkTruth(t, dir, era)
+		})
+	}
+}
+
+// TestCheckDir validates an existing data set (layout and truth), e.g. one
+// generated with other flags:
+//
+//	LEADERAUDIT_GEN_DIR=/tmp/set LEADERAUDIT_GEN_ERA=kraft go test ./gen -run TestCheckDir
+func TestCheckDir(t *testing.T) {
+	dir := os.Getenv("LEADERAUDIT_GEN_DIR")
+	if dir == "" {
+		t.Skip("LEADERAUDIT_GEN_DIR not set")
+	}
+	era, err := ParseEra(os.Getenv("LEADERAUDIT_GEN_ERA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range listFiles(t, dir) {
+		if strings.HasSuffix(f, ".log") {
+			checkLog4jFile(t, filepath.Join(dir, f))
+		}
+	}
+	checkTruth(t, dir, era)
+}
+
+func checkTruth(t *testing.T, dir string, era Era) {
+	t.Helper()
+	{
+		{
 			data, err := os.ReadFile(filepath.Join(dir, "truth.jsonl"))
 			if err != nil {
 				t.Fatal(err)
@@ -378,7 +408,7 @@ func TestTruth(t *testing.T) {
 				t.Errorf("producer error matches %v: want some during and after", matches)
 			}
 			checkTruthAgainstLogs(t, dir, era, byPart)
-		})
+		}
 	}
 }
 

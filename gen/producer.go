@@ -61,9 +61,9 @@ type producer struct {
 	retries   int64
 	topics    []*topic
 	corr      int64
+	corrBase  int64
 	appLogger string
-	lastAt    int64 // last error line written (keeps one client's lines ordered)
-	flaky     bool  // configured with few retries: its retries run out
+	flaky     bool // configured with few retries: its retries run out
 }
 
 func (g *generator) prodSetup() error {
@@ -83,7 +83,7 @@ func (g *generator) prodSetup() error {
 		p := &producer{n: i, clientID: "producer-" + strconv.Itoa(i), s: s, cv: cv}
 		p.thread = "kafka-producer-network-thread | " + p.clientID
 		p.appLogger = loggers[(i-1)%len(loggers)]
-		p.corr = g.r.between(10, 5000)
+		p.corrBase = g.r.between(10, 5000)
 		// the last producer is configured with few retries and ends up
 		// failing sends; the others keep the client default (1.0: 5 retries)
 		p.retries = cv.defRetry
@@ -186,7 +186,6 @@ func (g *generator) prodStart(start int64) {
 			x = append(x, " with epoch 0"...)
 			p.s.end(x)
 		}
-		p.lastAt = t
 		p.s.noise.upAt = t + 1
 	}
 }
@@ -350,11 +349,9 @@ func producerConfig(p *producer, g *generator) [][2]string {
 // records it in the truth. attemptsLeft < 0 means the batch is not retried
 // any more (final failure).
 func (g *generator) writeError(pr *producer, p *part, t int64, attemptsLeft int64) {
-	if t <= pr.lastAt {
-		t = pr.lastAt + 1
-	}
-	pr.lastAt = t
-	pr.corr += g.r.between(3, 400)
+	// correlation ids grow with time (about 3 requests per ms); errors are
+	// generated per election, not in time order
+	pr.corr = pr.corrBase + (t-g.cfg.Start.UnixMilli())*3 + int64(p.gidx%3)
 	cv := pr.cv
 	final := attemptsLeft < 0
 	if !final {
