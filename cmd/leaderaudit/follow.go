@@ -17,14 +17,16 @@ import (
 // SIGTERM). With --format json every election and producer error is
 // written as a JSON line as soon as the timeline finishes it (an
 // election StaleWindow after its last line, producer errors once matched),
-// then, at the end, one "source" line per file and the "summary" line. With
+// then, at the end, the context lines, one "source" line per file and the
+// "summary" line, as audit writes them. With
 // --format text the report is written at the end.
 func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int {
-	loc, zoneNote, err := loadZone(a.TZ)
+	zs, err := loadZones(a.TZ)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	loc, zoneNote := zs.def, zs.note
 	now := time.Now()
 	f := filter{topic: a.Topic, partition: a.Partition}
 	if f.since, err = parseWhen(a.Since, loc, now); err != nil {
@@ -50,7 +52,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cfg := live.Config{
-		Paths: a.Paths, Loc: loc, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
+		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
 		Timeline: timeline.Config{SkewTolerance: a.SkewTolerance, StaleWindow: a.StaleWindow, Quiet: a.Quiet},
 	}
 	if f.since.IsZero() {
@@ -83,6 +85,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 		if jw.Err != nil {
 			return writeFailed(jw.Err, stderr)
 		}
+		jw.Context(&tl.Stats)
 		for _, si := range infos {
 			jw.Any(si)
 		}

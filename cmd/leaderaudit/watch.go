@@ -22,7 +22,7 @@ import (
 // WatchCmd is "leaderaudit watch": the live screen over followed logs.
 type WatchCmd struct {
 	Paths         []string      `arg:"" name:"path" help:"Log files or directories to follow. A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
-	TZ            string        `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin. Default: this machine's local zone."`
+	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path. Default: this machine's local zone."`
 	Since         time.Duration `default:"15m" help:"Read back this much of each file's recent past before following, so the screen starts with the latest elections."`
 	FromStart     bool          `help:"Read every file from its first line instead of --since."`
 	Poll          bool          `help:"Poll the files instead of using inotify (NFS, some FUSE and container mounts)."`
@@ -43,17 +43,18 @@ func (w *WatchCmd) Run() error {
 }
 
 func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, stderr *os.File) int {
-	loc, zoneNote, err := loadZone(w.TZ)
+	zs, err := loadZones(w.TZ)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	loc, zoneNote := zs.def, zs.note
 	if !term.IsTerminal(stderr.Fd()) {
 		fmt.Fprintln(stderr, "leaderaudit: watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
 		return exitError
 	}
 	cfg := live.Config{
-		Paths: w.Paths, Loc: loc, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
+		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
 		Timeline: timeline.Config{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet},
 	}
 	if !w.FromStart && w.Since > 0 {
@@ -74,8 +75,11 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 		r.SetColorProfile(termenv.Ascii)
 	}
 	zone := loc.String()
-	if w.TZ != "" {
+	if len(w.TZ) > 0 {
 		zone += " (--tz)"
+		if len(zs.overrides) > 0 {
+			zone += " + per-path zones"
+		}
 	} else {
 		name, _ := time.Now().In(loc).Zone()
 		zone = "local " + name + " (--tz to change)"
