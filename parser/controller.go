@@ -38,7 +38,26 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		return true
 	case has(s, "sending UpdateMetadata request "):
 		if bytes.HasSuffix(s, []byte(" partitions")) && !bytes.Contains(s, []byte("for partition ")) {
-			return true // 2.6+ request-level summary
+			// 2.6+ request-level summary: "Sending UpdateMetadata request to
+			// brokers Set(1, 2, 3) for N partitions". The timeline ties it to
+			// the decisions just logged and to each broker's "Add N partitions".
+			ev := p.start(KindRequestPhase)
+			ev.Phase = PhaseCached
+			ev.Metadata = true
+			ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
+			if i := bytes.Index(s, []byte("to brokers ")); i >= 0 {
+				rest := s[i+len("to brokers "):]
+				if j := bytes.Index(rest, []byte(" for ")); j >= 0 {
+					ev.Subjects = parseIntList(rest[:j])
+				}
+			}
+			n, _ := lastInt(s)
+			ev.Count = int32(n)
+			if n == 0 || len(ev.Subjects) == 0 {
+				return true
+			}
+			p.send()
+			return true
 		}
 		ev := p.start(KindDecision)
 		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch

@@ -119,17 +119,21 @@ type Timeline struct {
 		t         time.Time
 	}
 
-	Clients     map[string]*Client
-	srcClient   map[int]string
-	ctrlEpoch   map[int32]int32 // ZK controller id → its controller epoch, from failover lines
-	liveBrokers []int32         // brokers a new controller found alive
-	liveAt      time.Time
-	watermark   time.Time
-	lastSweep   time.Time // watermark at the last sweep of open requests and episodes
-	minEnd      time.Time // earliest End among open episodes at the last sweep
-	burst       *Burst
-	nextBurstID int
-	ready       []*Episode
+	Clients   map[string]*Client
+	srcClient map[int]string
+	ctrlEpoch map[int32]int32 // ZK controller id → its controller epoch, from failover lines
+	// recentDecisions: per controller, the partitions decided since its last
+	// UpdateMetadata summary; umBatches: those summaries waiting for brokers.
+	recentDecisions map[int32][]Key
+	umBatches       []*umBatch
+	liveBrokers     []int32 // brokers a new controller found alive
+	liveAt          time.Time
+	watermark       time.Time
+	lastSweep       time.Time // watermark at the last sweep of open requests and episodes
+	minEnd          time.Time // earliest End among open episodes at the last sweep
+	burst           *Burst
+	nextBurstID     int
+	ready           []*Episode
 }
 
 // New returns a timeline that hands finished episodes, errors and bursts to sink.
@@ -137,15 +141,16 @@ func New(cfg Config, sink Sink) *Timeline {
 	cfg.defaults()
 	return &Timeline{
 		cfg: cfg, sink: sink,
-		episodes:  map[Key]*Episode{},
-		parts:     map[TP]*partState{},
-		reqs:      map[srcBroker]*request{},
-		lastReq:   map[srcBroker]*request{},
-		corrs:     map[srcBroker]map[TP]corrRef{},
-		fetchHeld: map[fetchKey]heldPhase{},
-		Clients:   map[string]*Client{},
-		srcClient: map[int]string{},
-		ctrlEpoch: map[int32]int32{},
+		episodes:        map[Key]*Episode{},
+		parts:           map[TP]*partState{},
+		reqs:            map[srcBroker]*request{},
+		lastReq:         map[srcBroker]*request{},
+		corrs:           map[srcBroker]map[TP]corrRef{},
+		fetchHeld:       map[fetchKey]heldPhase{},
+		Clients:         map[string]*Client{},
+		srcClient:       map[int]string{},
+		ctrlEpoch:       map[int32]int32{},
+		recentDecisions: map[int32][]Key{},
 		retriesOut: map[string]map[string]struct {
 			partition int32
 			t         time.Time
@@ -475,6 +480,13 @@ func (t *Timeline) requestStart(src int, ev *parser.Event) {
 
 func (t *Timeline) requestPhase(src int, ev *parser.Event) {
 	sb := srcBroker{src, ev.Broker}
+	if ev.Phase == parser.PhaseCached && ev.Broker == Unknown && ev.Controller != Unknown {
+		t.controllerUpdateMetadata(ev)
+		return
+	}
+	if ev.Phase == parser.PhaseCached && t.brokerUpdateMetadata(src, ev) {
+		return
+	}
 	if ev.Phase == parser.PhaseCached {
 		// "Add N partitions ... from metadata cache": the UpdateMetadata
 		// that follows a LeaderAndIsr covers its partitions.
@@ -525,6 +537,56 @@ func (t *Timeline) requestFinished(src int, ev *parser.Event) {
 	rq.elapsed = ev.Elapsed
 	rq.last = ev.Time
 	t.closeRequest(rq)
+}
+
+// umBatch is an UpdateMetadata the controller sent for the partitions it
+// had just decided (2.6+ INFO): the brokers' "Add N partitions" summaries
+// say when each of them cached those leaders, replicas or not.
+type umBatch struct {
+	t       time.Time
+	count   int32
+	keys    []Key
+	pending []int32 // brokers that have not logged it yet
+}
+
+func (t *Timeline) controllerUpdateMetadata(ev *parser.Event) {
+	dec := t.recentDecisions[ev.Controller]
+	if len(dec) == 0 {
+		return
+	}
+	// The decisions since the last send, newest last: the batch is the
+	// last Count of them.
+	n := int(ev.Count)
+	if n > len(dec) {
+		n = len(dec)
+	}
+	b := &umBatch{t: ev.Time, count: ev.Count, keys: append([]Key(nil), dec[len(dec)-n:]...), pending: append([]int32(nil), ev.Subjects...)}
+	t.recentDecisions[ev.Controller] = dec[:0]
+	t.umBatches = append(t.umBatches, b)
+	if len(t.umBatches) > 64 {
+		t.umBatches = t.umBatches[len(t.umBatches)-64:]
+	}
+}
+
+// brokerUpdateMetadata attributes a broker's "Add N partitions" to the
+// oldest unclaimed controller batch of the same size that names it.
+func (t *Timeline) brokerUpdateMetadata(src int, ev *parser.Event) bool {
+	for _, b := range t.umBatches {
+		if b.count != ev.Count || ev.Time.Before(b.t) || ev.Time.Sub(b.t) > t.cfg.Quiet {
+			continue
+		}
+		for i, br := range b.pending {
+			if br != ev.Broker {
+				continue
+			}
+			b.pending = append(b.pending[:i], b.pending[i+1:]...)
+			for _, k := range b.keys {
+				t.setPhase(k, ev.Broker, parser.RoleUnknown, parser.PhaseCached, ev.Time, Ref{Source: src, Line: ev.Line}, true)
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // closeRequest applies a request's request-level times to its partitions.
@@ -648,6 +710,11 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 		}
 		t.applyDecision(e, ev.Time, ev.Controller, ctrlEpoch, ev.Cause, ev.Unclean)
 		t.touch(e, ev.Time, ref)
+		if ev.Controller != Unknown && ev.Broker == Unknown {
+			if d := t.recentDecisions[ev.Controller]; len(d) < 100000 && (len(d) == 0 || d[len(d)-1] != e.Key) {
+				t.recentDecisions[ev.Controller] = append(d, e.Key)
+			}
+		}
 		if !ps.started.IsZero() && ev.Time.Sub(ps.started) >= 0 && ev.Time.Sub(ps.started) <= t.cfg.TriggerWindow {
 			if e.Cause == parser.CauseUnknown || e.Cause == parser.CauseOfflinePartition {
 				e.Cause = ps.startedCause

@@ -101,10 +101,10 @@ func TestLargeSamples(t *testing.T) {
 			"dns_kafka_topic-0@0 leader 0 prev null cause null dur 274 resent true | b0 leader cached=33.409 completed=33.477 handling=33.450 received=33.442 stopped_fetchers=33.476",
 		}},
 		"015+016 3.9 preferred election": {[]string{"015", "016"}, 28, 0, []string{
-			"__consumer_offsets-0@4 leader 0 prev 2 cause preferred_election dur 194 resent false | b0 leader cached=57.678 epoch_start=57.669 finished=57.677 handling=57.516 stopped_fetchers=57.523 | b2 follower cached=57.557 epoch_start=57.518 finished=57.554 handling=57.516 stopped_fetchers=57.519",
+			"__consumer_offsets-0@4 leader 0 prev 2 cause preferred_election dur 194 resent false | b0 leader cached=57.678 epoch_start=57.669 finished=57.677 handling=57.516 stopped_fetchers=57.523 | b1 observer cached=57.536 | b2 follower cached=57.557 epoch_start=57.518 finished=57.554 handling=57.516 stopped_fetchers=57.519",
 		}},
 		"017 3.9 cold restart": {[]string{"017"}, 159, 0, []string{
-			"test-topic-2@4 leader 1 prev 2 cause null dur 86 resent false | b1 leader cached=57.638 epoch_start=57.584 finished=57.637 handling=57.554 stopped_fetchers=57.557 | b2 follower cached=57.585 epoch_start=57.565 finished=57.580 handling=57.559 stopped_fetchers=57.566",
+			"test-topic-2@4 leader 1 prev 2 cause null dur 127 resent false | b0 observer cached=57.679 | b1 leader cached=57.638 epoch_start=57.584 finished=57.637 handling=57.554 stopped_fetchers=57.557 | b2 follower cached=57.585 epoch_start=57.565 finished=57.580 handling=57.559 stopped_fetchers=57.566",
 		}},
 		"035 KRaft 3.9 restarts": {[]string{"035"}, 230, 0, []string{
 			"kraft-test-1@145 leader 2 prev 3 cause null dur 656 resent false | b1 follower epoch_start=25.816 handling=25.799 started_fetcher=25.866 stopped_fetchers=25.832 | b2 leader epoch_start=26.216 handling=26.179 | b3 follower epoch_start=26.200 handling=26.181 started_fetcher=26.455 stopped_fetchers=26.208",
