@@ -26,10 +26,12 @@ type finisher struct {
 	endOfLogs time.Time
 	incidents map[int32][]*incident
 	out       []Finding
+	// producersCache: producerList's result (computed once per Finish).
+	producersCache []*producer
 }
 
-// Finish builds the findings. Call it once, after the timeline has been
-// closed. path names a source index for evidence (nil: "source N");
+// Finish builds the findings, after the timeline has been closed (or, for
+// a live view, at any time: it does not change the analyzer). path names a source index for evidence (nil: "source N");
 // sources describes the inputs (their Index matches timeline Ref.Source).
 // tl may be nil; then client settings and cluster context are unknown.
 func (a *Analyzer) Finish(tl *timeline.Timeline, path func(src int) string, sources []SourceFacts) []Finding {

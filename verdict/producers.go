@@ -18,6 +18,7 @@ type producer struct {
 	client *timeline.Client
 	hasCfg bool
 	agg    *clientAgg
+	merged bool // agg is the finisher's own copy
 	set    settings
 }
 
@@ -50,6 +51,36 @@ func (ca *clientAgg) mainSource() int {
 		}
 	}
 	return best
+}
+
+// clone copies an aggregate so that merging never changes the analyzer's
+// state (Finish may run more than once).
+func (ca *clientAgg) clone() *clientAgg {
+	c := *ca
+	c.srcs, c.byErr, c.topics, c.parts, c.keys, c.afterKeys = map[int]int{}, map[string]int{}, map[string]struct{}{}, map[timeline.TP]int{}, map[timeline.Key]bool{}, map[timeline.Key]int{}
+	for k, v := range ca.srcs {
+		c.srcs[k] = v
+	}
+	for k, v := range ca.byErr {
+		c.byErr[k] = v
+	}
+	for k := range ca.topics {
+		c.topics[k] = struct{}{}
+	}
+	for k, v := range ca.parts {
+		c.parts[k] = v
+	}
+	for k, v := range ca.keys {
+		c.keys[k] = v
+	}
+	for k, v := range ca.afterKeys {
+		c.afterKeys[k] = v
+	}
+	c.refs = append([]timeline.Ref(nil), ca.refs...)
+	c.finalsNL = append([]finalErr(nil), ca.finalsNL...)
+	c.lags = append([]time.Duration(nil), ca.lags...)
+	c.afterRefs = append([]timeline.Ref(nil), ca.afterRefs...)
+	return &c
 }
 
 // merge folds b into a (errors of one producer logged under two names).
@@ -121,6 +152,9 @@ func (ca *clientAgg) merge(b *clientAgg) {
 // producerList joins config blocks and error aggregates: by client id,
 // else by the file they were logged in.
 func (f *finisher) producerList() []*producer {
+	if f.producersCache != nil {
+		return f.producersCache
+	}
 	var ps []*producer
 	byID := map[string]*producer{}
 	var cids []string
@@ -178,9 +212,14 @@ func (f *finisher) producerList() []*producer {
 				byID[k.id] = p
 			}
 		}
-		if p.agg == nil {
+		switch {
+		case p.agg == nil:
 			p.agg = ca
-		} else {
+		case p.merged:
+			p.agg.merge(ca)
+		default:
+			p.agg = p.agg.clone()
+			p.merged = true
 			p.agg.merge(ca)
 		}
 	}
@@ -192,6 +231,7 @@ func (f *finisher) producerList() []*producer {
 		}
 		p.set = effective(cfg, ver)
 	}
+	f.producersCache = ps
 	return ps
 }
 

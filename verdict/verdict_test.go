@@ -898,3 +898,23 @@ func TestLossRiskAcksTruncationIsCritical(t *testing.T) {
 	}
 	has(t, f, "broker 3 truncated its log to offset 48210", "after 1 change a replica cut records from its log")
 }
+
+// One producer logged under two names (config block without client.id,
+// errors under the thread's client id) is one producer; Finish can run
+// again (live views) with the same answer.
+func TestProducerJoinedByFileAndFinishTwice(t *testing.T) {
+	x := newFx(t, Config{})
+	x.client("", "0.10.2.1", 9, cfg("retries", "0", "acks", "all"))
+	x.ep("orders", 1, 7, 3, 2, "1m", "21ms")
+	x.pe("", 9, "orders", 1, "NOT_LEADER_FOR_PARTITION", "1m0.01s", final(), during("orders", 1, 7))
+	x.pe("producer-1", 9, "orders", 1, "NOT_LEADER_FOR_PARTITION", "1m0.011s", final(), during("orders", 1, 7))
+	first := Lines(x.finish())
+	second := Lines(x.finish())
+	if strings.Join(first, "\n") != strings.Join(second, "\n") {
+		t.Errorf("Finish changed:\n%s\n---\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"))
+	}
+	f := one(t, x.finish(), CodeRetryBudget)
+	has(t, f, "2 sends failed for good", "budget 0 ms (retries=0), election took 21 ms")
+	nr := one(t, x.finish(), CodeNoRetries)
+	has(t, nr, "2 leader-related errors (2 final)")
+}
