@@ -23,7 +23,7 @@ import (
 type WatchCmd struct {
 	Paths         []string      `arg:"" name:"path" help:"Log files or directories to follow. A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
 	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path. Default: this machine's local zone."`
-	Since         time.Duration `default:"15m" help:"Read back this much of each file's recent past before following, so the screen starts with the latest elections."`
+	Since         string        `default:"15m" help:"Read back each file from this time before following, so the screen starts with the latest elections: relative to now (15m, 2h) or a time (RFC 3339, 'YYYY-MM-DD HH:MM:SS' in --tz)."`
 	FromStart     bool          `help:"Read every file from its first line instead of --since."`
 	Poll          bool          `help:"Poll the files instead of using inotify (NFS, some FUSE and container mounts)."`
 	Keep          time.Duration `default:"24h" help:"Forget elections and producer errors older than this (by log time)."`
@@ -57,8 +57,11 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
 		Timeline: timeline.Config{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet},
 	}
-	if !w.FromStart && w.Since > 0 {
-		cfg.Since = time.Now().Add(-w.Since)
+	if !w.FromStart {
+		if cfg.Since, err = parseWhen(w.Since, loc, time.Now()); err != nil {
+			fmt.Fprintln(stderr, "leaderaudit: --since:", err)
+			return exitError
+		}
 	}
 	p, err := live.New(cfg)
 	if err != nil {
