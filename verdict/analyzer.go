@@ -421,8 +421,9 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 		a.recent[e.Key] = &s
 	}
 
-	// No leader: a window opens; the next epoch with a leader closes it.
-	if e.Leader == -1 && (live || !e.Transition || e.Resent) {
+	// No leader: a window opens; the next epoch with a leader closes it. A
+	// topic being deleted has no leader on purpose.
+	if e.Leader == -1 && e.Cause != parser.CauseTopicDeletion {
 		if pa.off == nil {
 			refs := episodeRefs(e, 1)
 			w := &offWin{tp: tp, epoch: e.LeaderEpoch, start: e.Start, replicas: append([]int32(nil), e.Replicas...)}
@@ -490,7 +491,8 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 		}
 		// A coordinator move: the leader of a __consumer_offsets partition
 		// changed, or a new epoch whose previous leader no line shows.
-		if e.Topic == offsetsTopicName && e.Leader != timeline.Unknown && e.Leader != prevAny && len(pa.moves) < maxOffsetsMoves {
+		if e.Topic == offsetsTopicName && e.Leader != timeline.Unknown && e.Leader != prevAny && len(pa.moves) < maxOffsetsMoves &&
+			e.Cause != parser.CauseNewPartition && e.LeaderEpoch > 0 {
 			c := change{t: e.Start, epoch: e.LeaderEpoch, from: prevAny, to: e.Leader, cause: e.Cause, causeBroker: timeline.Unknown, unclean: e.Unclean}
 			if len(e.CauseBrokers) > 0 {
 				c.causeBroker = e.CauseBrokers[0]

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -128,5 +129,28 @@ func TestSnippetSessionExpiryAttribution(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no server.log:1 in %v", f.Evidence)
+	}
+}
+
+// Every real sample runs through parser, timeline and analyzer without a
+// panic, and every finding is complete and JSON-able.
+func TestSamplesFindings(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/samples/*.log")
+	if len(paths) == 0 {
+		t.Skip("no samples")
+	}
+	for _, p := range paths {
+		fs, _ := runFiles(t, Config{}, p)
+		for _, f := range fs {
+			if f.Code == "" || rank(f.Severity) == 0 || f.Message == "" || f.Subject == "" || len(f.Evidence) > 12 {
+				t.Errorf("%s: bad finding %+v", filepath.Base(p), f)
+			}
+			if _, err := json.Marshal(f.Record()); err != nil {
+				t.Errorf("%s: %v", filepath.Base(p), err)
+			}
+			if testing.Verbose() {
+				t.Logf("%s: %s %s: %.300s", filepath.Base(p)[:3], f.Severity, f.Code, f.Message)
+			}
+		}
 	}
 }

@@ -918,3 +918,15 @@ func TestProducerJoinedByFileAndFinishTwice(t *testing.T) {
 	nr := one(t, x.finish(), CodeNoRetries)
 	has(t, nr, "2 leader-related errors (2 final)")
 }
+
+func TestOfflineWindowNotForDeletedTopics(t *testing.T) {
+	x := newFx(t, Config{})
+	x.ep("old", 0, 5, 2, -1, "1m", "20ms", cause(parser.CauseTopicDeletion))
+	none(t, x.finish(), CodeOfflineWindow)
+}
+
+func TestCoordinatorNotMovedByCreation(t *testing.T) {
+	x := newFx(t, Config{})
+	x.ep("__consumer_offsets", 9, 0, U, 3, "1m", "40ms", cause(parser.CauseNewPartition))
+	none(t, x.finish(), CodeCoordinatorMoved)
+}
