@@ -15,26 +15,6 @@ import (
 	"github.com/leaderaudit/leaderaudit/verdict"
 )
 
-// fanout hands the timeline's output to several sinks, as the audit
-// command does with report.Collector and verdict.Analyzer.
-type fanout []timeline.Sink
-
-func (f fanout) Episode(e *timeline.Episode) {
-	for _, s := range f {
-		s.Episode(e)
-	}
-}
-func (f fanout) ProducerError(p *timeline.ProducerError) {
-	for _, s := range f {
-		s.ProducerError(p)
-	}
-}
-func (f fanout) Burst(b *timeline.Burst) {
-	for _, s := range f {
-		s.Burst(b)
-	}
-}
-
 type auditResult struct {
 	findings []verdict.Finding
 	col      *report.Collector
@@ -53,7 +33,7 @@ func auditDir(t *testing.T, cfg verdict.Config, dir string) auditResult {
 	rd := source.NewReader(ins, func(string) *time.Location { return time.UTC })
 	col := report.NewCollector(report.Options{Loc: time.UTC})
 	an := verdict.New(cfg)
-	tl := timeline.New(timeline.Config{}, fanout{col, an})
+	tl := timeline.New(timeline.Config{}, verdict.Tee(col, an))
 	var n int64
 	rd.Run(context.Background(), func(src int, ev *parser.Event) {
 		tl.Add(src, ev)

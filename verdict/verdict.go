@@ -4,10 +4,16 @@
 // on, and a remedy.
 //
 // An Analyzer is a timeline.Sink: hand it every Episode, ProducerError and
-// Burst (beside report.Collector), then call Finish once the timeline is
-// closed. It keeps aggregates per partition, broker and client plus bounded
-// lists, never the episodes themselves, so memory does not grow with the
-// size of the logs beyond per-partition state.
+// Burst (beside report.Collector, see Tee), then call Finish once the
+// timeline is closed (Finish does not change the analyzer, so live views
+// may call it again). It keeps aggregates per partition, broker and client
+// plus bounded lists, never the episodes themselves, so memory does not
+// grow with the size of the logs beyond per-partition state.
+//
+// Where the logs show them, findings carry the lost offsets: a follower
+// refusing to truncate ("log truncation is not allowed": an unclean
+// leader, [leader's end, its end) lost) or cutting its log after a leader
+// change (timeline.Episode.Truncations).
 //
 // Findings and their default thresholds (Config):
 //
@@ -58,6 +64,7 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/source"
+	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
 // Severities, lowest first.
@@ -357,4 +364,28 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// Tee hands the timeline's output to every sink in order, e.g.
+// timeline.New(cfg, verdict.Tee(collector, analyzer)).
+func Tee(sinks ...timeline.Sink) timeline.Sink { return tee(sinks) }
+
+type tee []timeline.Sink
+
+func (t tee) Episode(e *timeline.Episode) {
+	for _, s := range t {
+		s.Episode(e)
+	}
+}
+
+func (t tee) ProducerError(p *timeline.ProducerError) {
+	for _, s := range t {
+		s.ProducerError(p)
+	}
+}
+
+func (t tee) Burst(b *timeline.Burst) {
+	for _, s := range t {
+		s.Burst(b)
+	}
 }

@@ -930,3 +930,20 @@ func TestCoordinatorNotMovedByCreation(t *testing.T) {
 	x.ep("__consumer_offsets", 9, 0, U, 3, "1m", "40ms", cause(parser.CauseNewPartition))
 	none(t, x.finish(), CodeCoordinatorMoved)
 }
+
+type countSink struct{ e, p, b int }
+
+func (c *countSink) Episode(*timeline.Episode)             { c.e++ }
+func (c *countSink) ProducerError(*timeline.ProducerError) { c.p++ }
+func (c *countSink) Burst(*timeline.Burst)                 { c.b++ }
+
+func TestTee(t *testing.T) {
+	a, b := &countSink{}, &countSink{}
+	s := Tee(a, b)
+	s.Episode(&timeline.Episode{})
+	s.ProducerError(&timeline.ProducerError{})
+	s.Burst(&timeline.Burst{})
+	if *a != (countSink{1, 1, 1}) || *b != (countSink{1, 1, 1}) {
+		t.Errorf("%+v %+v", a, b)
+	}
+}
