@@ -1549,7 +1549,7 @@ func (g *generator) zkBecomeController(t int64, id int32) int64 {
 		t += g.rnT.between(5, 40)
 		g.kcMsg(t, lvINFO, "Controller "+itoa(id)+" incremented epoch to "+itoa(g.ctlEpoch))
 		t += g.rnT.between(20, 200)
-		g.kcMsg(t, lvINFO, "Currently active brokers in the cluster: "+string(appendIDSet(nil, g.era, g.liveBrokers())))
+		g.kcMsg(t, lvINFO, "Currently active brokers in the cluster: "+string(appendImmutableIDSet(nil, g.era, g.liveBrokers())))
 		g.kcMsg(t, lvINFO, "Currently shutting brokers in the cluster: Set()")
 		t += g.rnT.between(50, 400)
 		g.kcMsg(t, lvINFO, "Broker "+itoa(id)+" is ready to serve as the new controller with epoch "+itoa(g.ctlEpoch))
@@ -1564,7 +1564,7 @@ func (g *generator) zkBecomeController(t int64, id int32) int64 {
 		t += g.rnT.between(1, 20)
 		g.kcMsg(t, lvINFO, "Initializing controller context")
 		t += g.rnT.between(20, 300)
-		g.kcMsg(t, lvINFO, "Currently active brokers in the cluster: "+string(appendIDSet(nil, g.era, g.liveBrokers())))
+		g.kcMsg(t, lvINFO, "Currently active brokers in the cluster: "+string(appendImmutableIDSet(nil, g.era, g.liveBrokers())))
 		g.kcMsg(t, lvINFO, "Currently shutting brokers in the cluster: "+emptySet(g.era))
 		t += g.rnT.between(1, 30)
 		g.kcMsg(t, lvINFO, "Fetching topic deletions in progress")
@@ -1690,9 +1690,8 @@ func (g *generator) zkCrash(t int64, x int32) int64 {
 	g.brokerChangeLines(td, nil, []int32{x})
 	g.kcMsg(td, lvINFO, "Broker failure callback for "+itoa(x))
 	if g.era == Era010 {
+		// 0.10.2 prints the (empty) Seq; 2.1+ logs the line only when it is non-empty
 		g.kcMsg(td, lvINFO, "Removed ArrayBuffer() from list of shutting down brokers.")
-	} else {
-		g.kcMsg(td, lvINFO, "Removed  from list of shutting down brokers.")
 	}
 	tt := td + g.rnT.between(2, 15)
 	offlineAt := tt

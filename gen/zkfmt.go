@@ -145,9 +145,9 @@ func appendLeaderAndIsr(b []byte, e Era, s *zkState) []byte {
 	return append(b, ')')
 }
 
-// appendScalaSet renders a Scala collection of broker ids or partition
-// names: 2.11/2.12 print "Set(...)"; 2.13 (Kafka 2.6+) mutable sets print
-// "HashSet(...)".
+// appendIDSet renders a mutable Set[Int] of broker ids (e.g. the
+// UpdateMetadata recipients): "Set(...)" under Scala 2.11/2.12, "HashSet(...)"
+// under 2.13 (Kafka 2.6+).
 func appendIDSet(b []byte, e Era, ids []int32) []byte {
 	if e == Era26Info {
 		b = append(b, "HashSet("...)
@@ -167,6 +167,19 @@ const (
 
 // appendNameSet renders a Scala set of TopicPartitions. Kafka 2.6+ ships
 // with Scala 2.13, where hash-based collections print as "HashSet".
+// appendImmutableIDSet renders an immutable Set[Int] (e.g. ControllerContext
+// liveBrokerIds): "Set(...)" up to 4 elements, "HashSet(...)" beyond under
+// Scala 2.13.
+func appendImmutableIDSet(b []byte, e Era, ids []int32) []byte {
+	if e == Era26Info && len(ids) > 4 {
+		b = append(b, "HashSet("...)
+	} else {
+		b = append(b, "Set("...)
+	}
+	b = appendInts(b, ids, ", ")
+	return append(b, ')')
+}
+
 func appendNameSet(b []byte, e Era, parts []*part, style int) []byte {
 	s213 := e == Era26Info || e == EraKRaft
 	switch {
