@@ -211,7 +211,9 @@ func looksLikeHeader(line []byte) bool {
 }
 
 func (p *Parser) continuation(line []byte) {
-	if !p.haveRecord {
+	if !p.haveRecord || bytes.IndexByte(line, 0) >= 0 {
+		// Before the first record, or NULs (preallocated space after a
+		// crash, binary garbage): not part of any record.
 		if len(bytes.TrimSpace(line)) > 0 {
 			p.Stats.NotUnderstood++
 		}

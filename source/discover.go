@@ -272,8 +272,15 @@ func sniff(path string) (gz, bin bool, err error) {
 	if n >= 2 && b[0] == 0x1f && b[1] == 0x8b {
 		return true, false, nil
 	}
-	// A record-batch segment starts with an 8-byte base offset: NULs.
-	if bytes.Count(b, []byte{0}) > n/8 && n > 16 {
+	// Text logs start with text: a NUL in the first line means binary (a
+	// record-batch segment starts with an 8-byte base offset, mostly NULs).
+	// NULs later in a file (preallocated space after a crash) are read as
+	// lines nobody understands.
+	first := b
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		first = b[:i]
+	}
+	if bytes.IndexByte(first, 0) >= 0 {
 		return false, true, nil
 	}
 	return false, false, nil

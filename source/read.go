@@ -2,6 +2,7 @@ package source
 
 import (
 	"bufio"
+	"bytes"
 	"container/heap"
 	"context"
 	"errors"
@@ -44,6 +45,7 @@ type LineReader struct {
 	// Cut counts lines that were longer than max.
 	Cut   int64
 	Bytes int64
+	rest  []byte // what follows a lone CR in the current line
 }
 
 // NewLineReader wraps r.
@@ -53,7 +55,34 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 
 // Next returns the next line; the slice is valid until the next call.
 // A last line without a newline is returned too. err is io.EOF at the end.
+// A lone CR (old Mac line ends, some pastes) also ends a line.
 func (lr *LineReader) Next() ([]byte, error) {
+	if lr.rest != nil {
+		return lr.splitCR(lr.rest), nil
+	}
+	line, err := lr.next()
+	if err != nil || bytes.IndexByte(line, '\r') < 0 {
+		return line, err
+	}
+	return lr.splitCR(line), nil
+}
+
+// splitCR returns the part of b before its first CR and keeps the rest.
+func (lr *LineReader) splitCR(b []byte) []byte {
+	i := bytes.IndexByte(b, '\r')
+	if i < 0 {
+		lr.rest = nil
+		return b
+	}
+	if i+1 < len(b) {
+		lr.rest = b[i+1:]
+	} else {
+		lr.rest = nil
+	}
+	return b[:i]
+}
+
+func (lr *LineReader) next() ([]byte, error) {
 	line, err := lr.r.ReadSlice('\n')
 	lr.Bytes += int64(len(line))
 	if err == nil {

@@ -198,3 +198,18 @@ func TestReadOnly(t *testing.T) {
 		t.Error("input changed")
 	}
 }
+
+func TestLineReaderCROnly(t *testing.T) {
+	lr := NewLineReader(strings.NewReader("a\rb\rc\r\nd\n"), 100)
+	var got []string
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, string(l))
+	}
+	if strings.Join(got, "|") != "a|b|c|d" {
+		t.Errorf("%q", got)
+	}
+}

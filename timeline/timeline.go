@@ -19,11 +19,20 @@ type partState struct {
 	pending    *pendingDecision
 	prevHint   int32 // "Current leader L ... is not the preferred replica"
 	prevHintAt time.Time
+	// recent: episodes already handed to the sink that producer errors may
+	// still be matched to (Config.EmitAfter < StaleWindow).
+	recent []finished
 	// started: the controller named this partition when starting an
 	// election ("Starting replica leader election (PREFERRED) for partitions").
 	started      time.Time
 	startedCause parser.Cause
 	startedRef   Ref
+}
+
+// finished is what matching needs of an episode already handed over.
+type finished struct {
+	Key
+	Start, End time.Time
 }
 
 // pendingDecision: a controller line that chose a leader but did not print
@@ -774,13 +783,23 @@ func (t *Timeline) causeFromTrigger(e *Episode) {
 	if !e.Decided.IsZero() {
 		at = e.Decided
 	}
+	// Prefer the newest trigger at or before the decision; one logged up to
+	// 10 ms after it (threads racing) only when none came before. Live
+	// input can deliver a controller.log ahead of the state-change.log, so
+	// "newest seen" is not enough.
+	if !t.pickTrigger(e, at, at) {
+		t.pickTrigger(e, at, at.Add(10*time.Millisecond))
+	}
+}
+
+func (t *Timeline) pickTrigger(e *Episode, at, latest time.Time) bool {
 	for i := len(t.triggers) - 1; i >= 0; i-- {
 		tr := t.triggers[i]
-		if tr.t.After(at.Add(10 * time.Millisecond)) {
+		if tr.t.After(latest) {
 			continue
 		}
 		if at.Sub(tr.t) > t.cfg.TriggerWindow {
-			break
+			continue
 		}
 		if tr.topic != "" && (tr.topic != e.Topic || tr.partition != e.Partition) {
 			continue
@@ -801,8 +820,9 @@ func (t *Timeline) causeFromTrigger(e *Episode) {
 			e.Cause = parser.CauseBrokerFailure
 			e.CauseBrokers = []int32{e.PreviousLeader}
 		}
-		return
+		return true
 	}
+	return false
 }
 
 func (t *Timeline) producerError(src int, ev *parser.Event, ref Ref) {
@@ -863,7 +883,7 @@ func (t *Timeline) Advance(now time.Time) {
 	}
 	t.lastSweep = t.watermark
 	t.closeRequests(false)
-	cutoff := t.watermark.Add(-t.cfg.StaleWindow - t.cfg.SkewTolerance)
+	cutoff := t.watermark.Add(-t.cfg.EmitAfter)
 	if !t.minEnd.IsZero() && t.minEnd.Before(cutoff) || len(t.episodes) >= t.cfg.MaxOpen {
 		t.finish(cutoff, false)
 	} else if t.minEnd.IsZero() && len(t.episodes) > 0 {
@@ -993,6 +1013,19 @@ func (t *Timeline) match(pe *ProducerError) {
 		}
 	}
 	var during, after *Episode
+	var recentDuring, recentAfter *finished
+	if pe.Partition != Unknown {
+		if ps := t.parts[TP{pe.Topic, pe.Partition}]; ps != nil {
+			for i := range ps.recent {
+				f := &ps.recent[i]
+				if !pe.Time.Before(f.Start.Add(-tol)) && !pe.Time.After(f.End.Add(tol)) {
+					recentDuring = f
+				} else if f.End.Add(tol).Before(pe.Time) && pe.Time.Sub(f.End) <= t.cfg.StaleWindow {
+					recentAfter = f
+				}
+			}
+		}
+	}
 	for _, e := range cands {
 		if !e.Transition {
 			continue
@@ -1019,6 +1052,15 @@ func (t *Timeline) match(pe *ProducerError) {
 		pe.Election = &k
 		pe.Lag = pe.Time.Sub(after.End)
 		after.ProducerErrors++
+	case recentDuring != nil:
+		pe.Match = MatchDuring
+		k := recentDuring.Key
+		pe.Election = &k
+	case recentAfter != nil:
+		pe.Match = MatchAfter
+		k := recentAfter.Key
+		pe.Election = &k
+		pe.Lag = pe.Time.Sub(recentAfter.End)
 	default:
 		pe.Match = MatchNone
 	}
@@ -1071,6 +1113,13 @@ func (t *Timeline) emit(done []*Episode) {
 			}
 			if ps.maxEmitted == Unknown || e.LeaderEpoch > ps.maxEmitted {
 				ps.maxEmitted = e.LeaderEpoch
+			}
+			if t.cfg.EmitAfter < t.cfg.StaleWindow && e.Transition {
+				// Handed over early (live): keep what matching needs.
+				ps.recent = append(ps.recent, finished{Key: e.Key, Start: e.Start, End: e.End})
+				if len(ps.recent) > 8 {
+					ps.recent = ps.recent[len(ps.recent)-8:]
+				}
 			}
 		}
 		t.fillRoles(e)

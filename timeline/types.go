@@ -310,6 +310,11 @@ type Config struct {
 	// blamed on stale client metadata ("after"); later ones match none.
 	// Default 5m (the producer's metadata.max.age.ms default).
 	StaleWindow time.Duration
+	// EmitAfter: how long after its last line an episode is handed to the
+	// sink. Default StaleWindow + SkewTolerance, so that its count of
+	// producer errors is final; live views use Quiet and accept that
+	// later "after" matches are not counted on the episode.
+	EmitAfter time.Duration
 	// BurstGap: episodes starting within this of the previous one (same
 	// cause) form one burst. Default 1s.
 	BurstGap time.Duration
@@ -332,6 +337,9 @@ func (c *Config) defaults() {
 	}
 	if c.StaleWindow <= 0 {
 		c.StaleWindow = 5 * time.Minute
+	}
+	if c.EmitAfter <= 0 {
+		c.EmitAfter = c.StaleWindow + c.SkewTolerance
 	}
 	if c.BurstGap <= 0 {
 		c.BurstGap = time.Second

@@ -33,6 +33,7 @@ type AuditCmd struct {
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
 	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
+	Follow        bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
 	CPUProfile    string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
 }
 
@@ -57,7 +58,12 @@ func (a *AuditCmd) Run() error {
 		pprof.StartCPUProfile(f)
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	code := a.run(ctx, os.Stdin, os.Stdout, os.Stderr)
+	var code int
+	if a.Follow {
+		code = a.runFollow(ctx, os.Stdout, os.Stderr)
+	} else {
+		code = a.run(ctx, os.Stdin, os.Stdout, os.Stderr)
+	}
 	signal.Stop(sigs)
 	close(sigs)
 	var got os.Signal
@@ -65,7 +71,8 @@ func (a *AuditCmd) Run() error {
 	case got = <-caught:
 	default:
 	}
-	if got != nil && (code == exitOK || code == exitInterrupted) {
+	// Following ends with Ctrl-C by design: that is a clean exit.
+	if got != nil && !a.Follow && (code == exitOK || code == exitInterrupted) {
 		if got == syscall.SIGTERM {
 			code = exitTerminated
 		} else {

@@ -53,7 +53,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	defer cancel()
 	cfg := live.Config{
 		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
-		Timeline: timeline.Config{SkewTolerance: a.SkewTolerance, StaleWindow: a.StaleWindow, Quiet: a.Quiet},
+		Timeline: a.liveTimelineConfig(),
 	}
 	if f.since.IsZero() {
 		cfg.FromStart = true
@@ -120,3 +120,11 @@ func (s *streamSink) ProducerError(pe *timeline.ProducerError) {
 	s.flush()
 }
 func (s *streamSink) Burst(b *timeline.Burst) { s.jw.Burst(b); s.flush() }
+
+// liveTimelineConfig: elections are handed over once quiet, not after the
+// stale-metadata window, so a stream shows each as soon as it is over.
+func (a *AuditCmd) liveTimelineConfig() timeline.Config {
+	cfg := a.timelineConfig()
+	cfg.EmitAfter = a.Quiet
+	return cfg
+}

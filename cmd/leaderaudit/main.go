@@ -22,6 +22,7 @@ const (
 // CLI is the command line.
 type CLI struct {
 	Audit    AuditCmd    `cmd:"" help:"Audit a set of log files or directories (batch postmortem)."`
+	Watch    WatchCmd    `cmd:"" help:"Watch Kafka logs live: elections as they happen, how long each takes on each broker, and the producer errors they cause. The screen is drawn on stderr; the text report goes to stdout when you quit."`
 	Metadata MetadataCmd `cmd:"" help:"Decode KRaft __cluster_metadata segments and snapshots as JSON lines."`
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/live"
 	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/timeline"
 	"github.com/leaderaudit/leaderaudit/tui"
 )
 
@@ -55,7 +54,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 	}
 	cfg := live.Config{
 		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
-		Timeline: timeline.Config{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet},
+		Timeline: (&AuditCmd{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet}).liveTimelineConfig(),
 	}
 	if !w.FromStart {
 		if cfg.Since, err = parseWhen(w.Since, loc, time.Now()); err != nil {
