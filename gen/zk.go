@@ -2149,12 +2149,7 @@ func (g *generator) zkNewTopic(t int64) {
 	}
 	g.topics = append(g.topics, tp)
 	// controller.log: topic change listener
-	var asg []byte
-	if g.era == Era010 {
-		asg = append(asg, "Map("...)
-	} else {
-		asg = append(asg, "Map("...)
-	}
+	asg := appendScalaMapPrefix(nil, g.era, len(ps))
 	for i, p := range ps {
 		if i > 0 {
 			asg = append(asg, ", "...)
@@ -2178,7 +2173,7 @@ func (g *generator) zkNewTopic(t int64) {
 	asg = append(asg, ')')
 	switch g.era {
 	case Era010:
-		g.ctlOther(t, lvINFO, lgPSM, "[TopicChangeListener on Controller "+itoa(g.ctl)+"]: ", "New topics: [Set("+name+")], deleted topics: [Set()], new partition replica assignment ["+string(asg)+"]")
+		g.ctlOther(t, lvINFO, "kafka.controller.PartitionStateMachine$TopicChangeListener", "[TopicChangeListener on Controller "+itoa(g.ctl)+"]: ", "New topics: [Set("+name+")], deleted topics: [Set()], new partition replica assignment ["+string(asg)+"]")
 	case Era2xTrace:
 		g.kcMsg(t, lvINFO, "New topics: [Set("+name+")], deleted topics: [Set()], new partition replica assignment ["+string(asg)+"]")
 	default:
