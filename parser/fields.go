@@ -272,8 +272,13 @@ func TopicPartition(b []byte) (string, int32, bool) {
 			return "", 0, false
 		}
 		p := atoi32(in[c+1:])
-		if p == Unknown || p < 0 {
+		if p == Unknown || p < 0 || !validTopic(in[:c]) {
 			return "", 0, false
+		}
+		for _, d := range in[c+1:] {
+			if d < '0' || d > '9' {
+				return "", 0, false
+			}
 		}
 		return string(in[:c]), p, true
 	}

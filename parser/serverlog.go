@@ -203,6 +203,13 @@ func (p *Parser) fetcherManager(pf prefix, s []byte) bool {
 func eachTP(s []byte, fn func(string, int32)) {
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c == 'B' && bytes.HasPrefix(s[i:], []byte("BrokerEndPoint(")) {
+			// "BrokerEndPoint(2,kafka-2,9092)": a host, not a partition.
+			if e := bytes.IndexByte(s[i:], ')'); e > 0 {
+				i += e + 1
+				continue
+			}
+		}
 		if c == '[' && i+1 < len(s) && s[i+1] != '[' {
 			// "[t,p]" form.
 			if e := bytes.IndexByte(s[i:], ']'); e > 0 {

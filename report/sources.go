@@ -124,7 +124,7 @@ func Kind(s *source.Source) string {
 	case strings.HasPrefix(name, "server.log"):
 		return "server.log"
 	}
-	client := b[parser.LoggerSender] + b[parser.LoggerConfig] + b[parser.LoggerCallback] + b[parser.LoggerLibrdkafka]
+	client := b[parser.LoggerSender] + b[parser.LoggerConfig] + b[parser.LoggerCallback] + b[parser.LoggerLibrdkafka] + b[parser.LoggerConsumer]
 	broker := b[parser.LoggerStateChange] + b[parser.LoggerController] + b[parser.LoggerPartition] + b[parser.LoggerServer] + b[parser.LoggerQuorum]
 	switch {
 	case st.Records == 0:

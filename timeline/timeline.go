@@ -75,9 +75,19 @@ type srcBroker struct {
 	broker int32
 }
 
+// fetchKey: a broker's fetcher line (server.log) waits for the same
+// broker's epoch line (state-change.log), so it is keyed by broker, not by
+// file, when the broker is known.
 type fetchKey struct {
 	sb srcBroker
 	tp TP
+}
+
+func keyFetch(src int, broker int32, tp TP) fetchKey {
+	if broker != Unknown {
+		src = -1
+	}
+	return fetchKey{srcBroker{src, broker}, tp}
 }
 
 type heldPhase struct {
@@ -238,14 +248,12 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 		c.Ref = ref
 		t.srcClient[src] = c.ID
 	case parser.KindClientVersion:
+		// Brokers log "Kafka version" too: it belongs to a client only in a
+		// source where a producer was seen (its config block comes first).
 		if id, ok := t.srcClient[src]; ok {
 			if c := t.Clients[id]; c != nil && c.Version == "" {
 				c.Version = ev.Text
 			}
-		} else {
-			t.srcClient[src] = ""
-			c := t.client("", src)
-			c.Version = ev.Text
 		}
 	}
 }
@@ -384,18 +392,24 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		// leader's epoch line (ZK makeLeader, KRaft leaders) but after a
 		// follower's: hold it until the broker's next line for the
 		// partition says which epoch it belongs to.
-		k := fetchKey{sb, tp}
+		k := keyFetch(src, ev.Broker, tp)
 		if _, ok := t.fetchHeld[k]; !ok {
 			t.fetchHeld[k] = heldPhase{ev: *ev, ref: ref}
 		}
 		return
 	}
-	if held, ok := t.fetchHeld[fetchKey{sb, tp}]; ok && epoch != Unknown {
-		delete(t.fetchHeld, fetchKey{sb, tp})
+	if held, ok := t.fetchHeld[keyFetch(src, ev.Broker, tp)]; ok && epoch != Unknown {
+		delete(t.fetchHeld, keyFetch(src, ev.Broker, tp))
 		if ev.Time.Sub(held.ev.Time) <= time.Second {
-			h := held.ev
-			h.LeaderEpoch = epoch
-			defer t.phase(src, &h, held.ref)
+			// Not before the controller decided this epoch: a fetcher
+			// removed earlier belongs to something else (a restart).
+			if e := t.episodes[Key{tp.Topic, tp.Partition, epoch}]; e != nil && !e.Decided.IsZero() && held.ev.Time.Before(e.Decided) {
+				t.Stats.Orphans++
+			} else {
+				h := held.ev
+				h.LeaderEpoch = epoch
+				defer t.phase(held.ref.Source, &h, held.ref)
+			}
 		} else {
 			t.releaseHeld(src, held)
 		}
@@ -742,6 +756,10 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 	if !ev.Metadata && (e.Cause == parser.CauseUnknown || e.Cause == parser.CauseOfflinePartition) {
 		t.causeFromTrigger(e)
 	}
+	if len(e.CauseBrokers) == 0 && len(ev.Subjects) > 0 {
+		// "after removing replica R from the ISR": R is the broker it is about.
+		e.CauseBrokers = ev.Subjects
+	}
 }
 
 func (t *Timeline) addTrigger(tr trigger) {
@@ -767,6 +785,13 @@ func (t *Timeline) trigger(ev *parser.Event, ref Ref) {
 		return
 	}
 	tr := trigger{t: ev.Time, cause: ev.Cause, brokers: ev.Subjects, controller: ev.Controller, topic: ev.Topic, partition: ev.Partition}
+	if len(tr.brokers) == 0 && len(t.triggers) > 0 {
+		// KRaft "handleBrokerFenced: changing N partition(s)" follows
+		// "Fencing broker X" without naming X again.
+		if last := t.triggers[len(t.triggers)-1]; last.cause == tr.cause && last.controller == tr.controller && tr.t.Sub(last.t) <= time.Second {
+			tr.brokers = last.brokers
+		}
+	}
 	t.addTrigger(tr)
 	if len(t.Stats.BrokerEvents) < maxContext && (ev.Cause == parser.CauseBrokerFailure || ev.Cause == parser.CauseControlledShutdown || ev.Cause == parser.CauseBrokerFenced || ev.Cause == parser.CauseBrokerStartup || ev.Cause == parser.CauseBrokerUnfenced) {
 		b := Unknown
@@ -945,7 +970,7 @@ func (t *Timeline) closeRequests(all bool) {
 		for _, k := range due {
 			h := t.fetchHeld[k]
 			delete(t.fetchHeld, k)
-			t.releaseHeld(k.sb.src, h)
+			t.releaseHeld(h.ref.Source, h)
 		}
 	}
 	for _, rq := range t.reqs {

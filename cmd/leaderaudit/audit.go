@@ -19,6 +19,7 @@ import (
 	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
+	"github.com/leaderaudit/leaderaudit/verdict"
 )
 
 // AuditCmd is "leaderaudit audit".
@@ -33,6 +34,11 @@ type AuditCmd struct {
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
 	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
+	FailOn        string        `name:"fail-on" help:"Exit 3 when a finding is at or above this severity (info, warning, critical) or has one of these codes (comma-separated), e.g. --fail-on critical or --fail-on retry-budget-exceeded,unclean-election."`
+	FlapChanges   int           `default:"4" help:"leader-flapping: this many leader changes of one partition ..."`
+	FlapWindow    time.Duration `default:"15m" help:"... within this window."`
+	SlowElection  time.Duration `default:"1s" help:"slow-election: an election or one of its steps taking longer than this."`
+	OffsetsParts  int           `name:"offsets-partitions" default:"50" help:"Partition count of __consumer_offsets (for group → coordinator partition)."`
 	Follow        bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
 	CPUProfile    string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
 }
@@ -244,13 +250,20 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	rd := source.NewReader(ins, zs.forPath)
 	rd.Stdin = stdin
 
+	if a.FailOn != "" {
+		if err := verdict.CheckGate(a.FailOn); err != nil {
+			fmt.Fprintln(stderr, "leaderaudit: --fail-on:", err)
+			return exitError
+		}
+	}
 	col := report.NewCollector(report.Options{Loc: loc, ZoneNote: zoneNote})
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
 		col.JSON = jw
 	}
-	tl := timeline.New(a.timelineConfig(), col)
+	an := verdict.New(a.verdictConfig(loc))
+	tl := timeline.New(a.timelineConfig(), verdict.Tee(col, an))
 	var n int64
 	rd.Run(ctx, func(src int, ev *parser.Event) {
 		if !f.keep(ev) {
@@ -279,11 +292,21 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 		infos = append(infos, report.Describe(s, loc))
 	}
+	var facts []verdict.SourceFacts
+	for _, s := range rd.Sources {
+		if !s.Binary {
+			facts = append(facts, verdict.Facts(s, report.Kind(s), report.EraName(&s.Stats)))
+		}
+	}
+	findings := an.Finish(tl, func(i int) string { return report.Clean(rd.Sources[i].Path) }, facts)
 	cfg := tl.Config()
 	if jw != nil {
 		jw.Context(&tl.Stats)
 		for _, si := range infos {
 			jw.Any(si)
+		}
+		for _, f := range findings {
+			jw.Any(f.Record())
 		}
 		jw.Any(summary(col, tl, cfg, loc, zoneNote, interrupted, len(infos)))
 		if err := jw.Flush(); err != nil {
@@ -292,7 +315,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	} else {
 		err := col.WriteText(stdout, infos, report.Meta{
 			SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow, Skipped: skippedLines,
-			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients,
+			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients, Findings: verdict.Lines(findings),
 		})
 		if err != nil {
 			return writeFailed(err, stderr)
@@ -306,7 +329,14 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "leaderaudit: interrupted; the report covers what was read")
 		return exitInterrupted
 	}
+	if a.FailOn != "" && verdict.Fails(findings, a.FailOn) {
+		return exitFindings
+	}
 	return exitOK
+}
+
+func (a *AuditCmd) verdictConfig(loc *time.Location) verdict.Config {
+	return verdict.Config{Loc: loc, FlapChanges: a.FlapChanges, FlapWindow: a.FlapWindow, SlowElection: a.SlowElection, OffsetsPartitions: a.OffsetsParts}
 }
 
 // timelineConfig maps the flags; 0 tolerance means none (the timeline

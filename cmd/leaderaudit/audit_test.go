@@ -17,7 +17,8 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/gol
 func audit(t *testing.T, format string, paths ...string) (string, string, int) {
 	t.Helper()
 	a := &AuditCmd{Paths: paths, Format: format, TZ: []string{"UTC"}, Partition: -1,
-		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
+		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
+		FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50}
 	var out, errb bytes.Buffer
 	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
