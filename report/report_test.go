@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -78,6 +79,7 @@ func TestJSONElectionFields(t *testing.T) {
 func FuzzJSONWriter(f *testing.F) {
 	f.Add("orders", "producer-1", "NOT_LEADER_OR_FOLLOWER")
 	f.Add("t\x1b]52;c;x\x07", "\x1b[2J\xff\u2028", "E\"\\\n")
+	f.Add("\xc3\xc3", "", "")
 	f.Fuzz(func(t *testing.T, topic, client, errName string) {
 		var buf bytes.Buffer
 		j := NewJSONWriter(&buf, time.UTC)
@@ -97,7 +99,7 @@ func FuzzJSONWriter(f *testing.F) {
 		if err := json.Unmarshal([]byte(lines[1]), &pe); err != nil {
 			t.Fatal(err)
 		}
-		if strings.ToValidUTF8(topic, "\ufffd") != el["topic"] {
+		if perByteValid(topic) != el["topic"] {
 			t.Fatalf("topic %q came back as %q", topic, el["topic"])
 		}
 		if bytes.IndexByte(buf.Bytes(), 0x1b) >= 0 {
@@ -109,4 +111,21 @@ func FuzzJSONWriter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// perByteValid replaces each invalid UTF-8 byte with U+FFFD, as
+// encoding/json does.
+func perByteValid(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			b.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		b.WriteString(s[i : i+n])
+		i += n
+	}
+	return b.String()
 }
