@@ -17,10 +17,11 @@ const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
 // JSONWriter writes one JSON object per line.
 type JSONWriter struct {
-	w   *bufio.Writer
-	buf bytes.Buffer
-	enc *json.Encoder
-	loc *time.Location
+	w    *bufio.Writer
+	buf  bytes.Buffer
+	line []byte
+	enc  *json.Encoder
+	loc  *time.Location
 	// Err is the first write error (a closed pipe, a full disk).
 	Err error
 }
@@ -50,7 +51,11 @@ func (j *JSONWriter) put(v any) {
 		j.Err = err
 		return
 	}
-	b := j.buf.Bytes()
+	j.write(j.buf.Bytes())
+}
+
+// write escapes C1 controls and writes one encoded line.
+func (j *JSONWriter) write(b []byte) {
 	// encoding/json escapes C0 controls but passes C1 (U+0080–U+009F)
 	// through; some terminals act on them, so escape them too. In UTF-8 they
 	// are 0xC2 0x80–0x9F, which only occur inside strings.
@@ -180,7 +185,13 @@ func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 }
 
 // Episode writes an "election" line.
-func (j *JSONWriter) Episode(e *timeline.Episode) { j.put(j.ElectionRecord(e)) }
+func (j *JSONWriter) Episode(e *timeline.Episode) {
+	if j.Err != nil {
+		return
+	}
+	j.line = j.appendElection(j.line[:0], e)
+	j.write(j.line)
+}
 
 // JSONKey names an election.
 type JSONKey struct {

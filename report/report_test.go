@@ -129,3 +129,36 @@ func perByteValid(s string) string {
 	}
 	return b.String()
 }
+
+// The hand-built election line is byte for byte what encoding/json writes
+// for JSONElection.
+func TestFastElectionMatchesEncoding(t *testing.T) {
+	loc, _ := time.LoadLocation("Asia/Jakarta")
+	variants := []func(*timeline.Episode){
+		func(e *timeline.Episode) {},
+		func(e *timeline.Episode) {
+			e.PreviousLeader, e.Cause, e.CauseBrokers, e.Unclean = 2, parser.CauseBrokerFailure, []int32{2}, true
+			e.Decided, e.ISR, e.Replicas = e.Start, []int32{3, 2}, []int32{3, 2, 1}
+			e.BurstID, e.Late, e.ProducerErrors, e.Resent = 4, 2, 7, true
+			e.SentLeaderAndIsr, e.SentUpdateMetadata = e.Start.Add(time.Millisecond), e.Start.Add(2*time.Millisecond)
+			e.Brokers[0].Elapsed, e.Brokers[0].Repeats = 32*time.Millisecond, 3
+			e.Brokers = append(e.Brokers, &timeline.BrokerTimeline{Broker: 7})
+		},
+		func(e *timeline.Episode) { e.Topic, e.Leader, e.ControllerEpoch = "t\"q\x1b\u2028\xff", -1, parser.Unknown },
+	}
+	for i, v := range variants {
+		e := sampleEpisode()
+		v(e)
+		var want bytes.Buffer
+		j := NewJSONWriter(&want, loc)
+		j.put(j.ElectionRecord(e))
+		j.Flush()
+		var got bytes.Buffer
+		j2 := NewJSONWriter(&got, loc)
+		j2.Episode(e)
+		j2.Flush()
+		if got.String() != want.String() {
+			t.Errorf("variant %d:\n got %s\nwant %s", i, got.String(), want.String())
+		}
+	}
+}

@@ -314,6 +314,7 @@ type Analyzer struct {
 	// over first).
 	recent     map[timeline.Key]*epSum
 	recentKeys []timeline.Key
+	recentHead int // next slot to reuse once recentKeys is full
 
 	clients        map[clientKey]*clientAgg
 	clientsDropped int
@@ -410,12 +411,14 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 	}
 	if e.Transition {
 		if _, ok := a.recent[e.Key]; !ok {
+			// A ring: the oldest key gives way (no copying per episode).
 			if len(a.recentKeys) >= maxRecent {
-				delete(a.recent, a.recentKeys[0])
-				copy(a.recentKeys, a.recentKeys[1:])
-				a.recentKeys = a.recentKeys[:len(a.recentKeys)-1]
+				delete(a.recent, a.recentKeys[a.recentHead])
+				a.recentKeys[a.recentHead] = e.Key
+				a.recentHead = (a.recentHead + 1) % len(a.recentKeys)
+			} else {
+				a.recentKeys = append(a.recentKeys, e.Key)
 			}
-			a.recentKeys = append(a.recentKeys, e.Key)
 		}
 		s := sum
 		a.recent[e.Key] = &s
