@@ -144,7 +144,9 @@ func TestFastElectionMatchesEncoding(t *testing.T) {
 			e.Brokers[0].Elapsed, e.Brokers[0].Repeats = 32*time.Millisecond, 3
 			e.Brokers = append(e.Brokers, &timeline.BrokerTimeline{Broker: 7})
 		},
-		func(e *timeline.Episode) { e.Topic, e.Leader, e.ControllerEpoch = "t\"q\x1b\u2028\xff", -1, parser.Unknown },
+		func(e *timeline.Episode) {
+			e.Topic, e.Leader, e.ControllerEpoch = "t\"q\x1b\u2028\xff", -1, parser.Unknown
+		},
 	}
 	for i, v := range variants {
 		e := sampleEpisode()
