@@ -699,7 +699,10 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 		p.send()
 		return true
 	default:
-		return !leadershipAnchor(s)
+		// The busiest logger family of a server.log (ReplicaManager,
+		// KafkaApis, ...): no leadership line of ours is left here, so no
+		// anchor scan either.
+		return true
 	}
 	ev := p.start(KindBrokerLifecycle)
 	ev.Lifecycle = life
