@@ -399,3 +399,37 @@ func TestReadBackTailFlushed(t *testing.T) {
 		t.Errorf("source info %+v", si)
 	}
 }
+
+// Following never writes, renames, locks or truncates what it reads: after
+// a watch session the tree is byte-identical and its mtimes unchanged.
+func TestWatchLeavesInputsUntouched(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	old := time.Now().Add(-2 * time.Hour).Truncate(time.Second)
+	before := map[string][]byte{}
+	for i, pre := range []string{"039", "038"} {
+		to := filepath.Join(dir, fmt.Sprintf("%d-%s.log", i, pre))
+		copyFile(t, sample(t, pre), to)
+		os.Chtimes(to, old, old)
+		b, _ := os.ReadFile(to)
+		before[to] = b
+		paths = append(paths, to)
+	}
+	p, cancel, done := run(t, Config{Paths: []string{dir}, Loc: time.UTC, FromStart: true, IdleAdvance: -1})
+	drain(t, p, 20*time.Second, func(s *seen) bool { return s.last.Live })
+	stop(t, p, cancel, done)
+	for _, path := range paths {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := os.ReadFile(path)
+		if !bytes.Equal(after, before[path]) || !fi.ModTime().Equal(old) {
+			t.Errorf("%s changed (mtime %v, want %v)", path, fi.ModTime(), old)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != len(paths) {
+		t.Errorf("the directory gained or lost files: %d entries", len(ents))
+	}
+}
