@@ -29,7 +29,7 @@ type Options struct {
 type brokerAgg struct {
 	Broker     int32
 	Partitions int
-	Applied    []time.Duration
+	Applied    Durs
 	Max        time.Duration
 	MaxKey     timeline.Key
 	MaxPhase   parser.Phase
@@ -51,23 +51,28 @@ type Collector struct {
 	MetadataOnly int
 	Resent       int
 	Unclean      int
-	Durations    []time.Duration
+	Durations    Durs
 	ByCause      map[parser.Cause]int
 	Slowest      []*EpisodeSummary // top N by duration
 	Kept         []*EpisodeSummary // detail section
-	Bursts       []*timeline.Burst
+	Bursts       []*BurstSummary
 	brokers      map[int32]*brokerAgg
 
 	Errors     int
 	ByMatch    [3]int
 	Finals     int
 	ByError    map[string]int
-	Lags       []time.Duration
+	Lags       Durs
 	ErrorList  []*timeline.ProducerError
 	Unexplain  map[timeline.TP]int
 	ErrorsSeen map[string]int // by client
 
 	First, Last time.Time
+}
+
+// BurstSummary is a burst without its per-election durations.
+type BurstSummary struct {
+	timeline.Burst
 }
 
 // EpisodeSummary is an episode reduced to what the text report prints.
@@ -128,7 +133,7 @@ func (c *Collector) Episode(e *timeline.Episode) {
 	}
 	c.ByCause[e.Cause]++
 	d := e.Duration()
-	c.Durations = append(c.Durations, d)
+	c.Durations.Add(d)
 	s := &EpisodeSummary{e}
 	// Top N slowest.
 	if len(c.Slowest) < slowestN || d > c.Slowest[len(c.Slowest)-1].Duration() {
@@ -152,7 +157,7 @@ func (c *Collector) Episode(e *timeline.Episode) {
 			continue
 		}
 		ba.Partitions++
-		ba.Applied = append(ba.Applied, ap)
+		ba.Applied.Add(ap)
 		if ap >= ba.Max {
 			ba.Max, ba.MaxKey = ap, e.Key
 			ba.MaxPhase, ba.MaxPhaseD = slowestStep(bt)
@@ -197,7 +202,7 @@ func (c *Collector) ProducerError(pe *timeline.ProducerError) {
 	c.ByError[pe.Error]++
 	c.ErrorsSeen[pe.ClientID]++
 	if pe.Match == timeline.MatchAfter {
-		c.Lags = append(c.Lags, pe.Lag)
+		c.Lags.Add(pe.Lag)
 	}
 	if pe.Match == timeline.MatchNone {
 		c.Unexplain[timeline.TP{Topic: pe.Topic, Partition: pe.Partition}]++
@@ -213,22 +218,10 @@ func (c *Collector) Burst(b *timeline.Burst) {
 	if c.JSON != nil {
 		c.JSON.Burst(b)
 	}
-	c.Bursts = append(c.Bursts, b)
-}
-
-// Percentile returns the p-th percentile (0–100) of ds by nearest rank.
-func Percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	rank := int(p/100*float64(len(s))+0.999999) - 1
-	if rank < 0 {
-		rank = 0
-	}
-	if rank >= len(s) {
-		rank = len(s) - 1
-	}
-	return s[rank]
+	// Keep the burst without its per-election durations: the list grows
+	// with the log, its entries should not.
+	kept := *b
+	kept.Durations = nil
+	kept.P50, kept.P99 = Percentile(b.Durations, 50), Percentile(b.Durations, 99)
+	c.Bursts = append(c.Bursts, &BurstSummary{Burst: kept})
 }

@@ -164,3 +164,27 @@ func TestFastElectionMatchesEncoding(t *testing.T) {
 		}
 	}
 }
+
+func TestDursExactThenBounded(t *testing.T) {
+	var d Durs
+	for i := 1; i <= 1000; i++ {
+		d.Add(time.Duration(i) * time.Millisecond)
+	}
+	if d.P(50) != 500*time.Millisecond || d.P(99) != 990*time.Millisecond || d.P(100) != time.Second {
+		t.Errorf("exact: %v %v %v", d.P(50), d.P(99), d.P(100))
+	}
+	var h Durs
+	for i := 0; i < 3*exactCap; i++ {
+		h.Add(time.Duration(i%2000) * time.Millisecond) // 0..1999 ms, uniform
+	}
+	h.Add(42 * time.Minute)
+	if h.hist == nil || h.exact != nil {
+		t.Fatal("did not switch to the histogram")
+	}
+	if p := h.P(50); p < 990*time.Millisecond || p > 1010*time.Millisecond {
+		t.Errorf("p50 %v, want about 1 s", p)
+	}
+	if h.P(100) != 42*time.Minute || h.Len() != 3*exactCap+1 {
+		t.Errorf("max %v len %d", h.P(100), h.Len())
+	}
+}

@@ -162,9 +162,9 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		if c.Unclean > 0 {
 			p("  UNCLEAN elections: %d\n", c.Unclean)
 		}
-		if len(c.Durations) > 0 {
+		if c.Durations.Len() > 0 {
 			p("  duration (first line → last line of each election): p50 %s · p99 %s · max %s\n",
-				Dur(Percentile(c.Durations, 50)), Dur(Percentile(c.Durations, 99)), Dur(Percentile(c.Durations, 100)))
+				Dur(c.Durations.P(50)), Dur(c.Durations.P(99)), Dur(c.Durations.P(100)))
 		}
 		if len(c.ByCause) > 0 {
 			type kv struct {
@@ -199,7 +199,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		bs := c.Bursts
 		shown := bs
 		if len(shown) > 30 {
-			shown = append([]*timeline.Burst(nil), bs...)
+			shown = append([]*BurstSummary(nil), bs...)
 			sort.SliceStable(shown, func(i, j int) bool { return shown[i].Episodes > shown[j].Episodes })
 			shown = shown[:30]
 			sort.SliceStable(shown, func(i, j int) bool { return shown[i].ID < shown[j].ID })
@@ -214,7 +214,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 				cause += " of broker " + ids(b.CauseBrokers)
 			}
 			p("  #%d %s  %s  %d election(s)  p50 %s · p99 %s · max %s (%s-%d epoch %d)\n", b.ID, c.tm(b.Start), cause, b.Episodes,
-				Dur(Percentile(b.Durations, 50)), Dur(Percentile(b.Durations, 99)), Dur(b.SlowestDur),
+				Dur(b.P50), Dur(b.P99), Dur(b.SlowestDur),
 				b.Slowest.Topic, b.Slowest.Partition, b.Slowest.LeaderEpoch)
 		}
 		p("\n")
@@ -233,7 +233,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		p("Brokers: time to apply a change (first to last phase each broker logged)\n")
 		var bs []*brokerAgg
 		for _, b := range c.brokers {
-			if len(b.Applied) > 0 {
+			if b.Applied.Len() > 0 {
 				bs = append(bs, b)
 			}
 		}
@@ -245,7 +245,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		})
 		for _, b := range bs {
 			p("  broker %-4d %s partitions  p50 %s · p99 %s · max %s (%s-%d epoch %d", b.Broker, humanize.Comma(int64(b.Partitions)),
-				Dur(Percentile(b.Applied, 50)), Dur(Percentile(b.Applied, 99)), Dur(b.Max), b.MaxKey.Topic, b.MaxKey.Partition, b.MaxKey.LeaderEpoch)
+				Dur(b.Applied.P(50)), Dur(b.Applied.P(99)), Dur(b.Max), b.MaxKey.Topic, b.MaxKey.Partition, b.MaxKey.LeaderEpoch)
 			if b.MaxPhase != parser.PhaseNone && b.MaxPhaseD > 0 {
 				p("; slowest step: %s after %s", b.MaxPhase, Dur(b.MaxPhaseD))
 			}
@@ -262,8 +262,8 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		p("  %s error(s), %s final (send failed for good)\n", humanize.Comma(int64(c.Errors)), humanize.Comma(int64(c.Finals)))
 		p("  during an election: %d · after one ended (stale client metadata): %d · no election explains: %d\n",
 			c.ByMatch[timeline.MatchDuring], c.ByMatch[timeline.MatchAfter], c.ByMatch[timeline.MatchNone])
-		if len(c.Lags) > 0 {
-			p("  lag after the election ended: p50 %s · max %s\n", Dur(Percentile(c.Lags, 50)), Dur(Percentile(c.Lags, 100)))
+		if c.Lags.Len() > 0 {
+			p("  lag after the election ended: p50 %s · max %s\n", Dur(c.Lags.P(50)), Dur(c.Lags.P(100)))
 		}
 		var names []string
 		for k := range c.ByError {

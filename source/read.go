@@ -147,7 +147,12 @@ type Item struct {
 	Ev  parser.Event
 }
 
-const batchSize = 512
+// batchSize and chainDepth bound the events in flight between a file's
+// reader and the merge: memory that does not depend on the logs.
+const (
+	batchSize  = 256
+	chainDepth = 2
+)
 
 // Reader reads a set of inputs concurrently and merges their events.
 type Reader struct {
@@ -246,7 +251,7 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src i
 	defer cancel()
 	states := make([]*chainState, len(chains))
 	for i, c := range chains {
-		st := &chainState{ch: make(chan []Item, 4)}
+		st := &chainState{ch: make(chan []Item, chainDepth)}
 		states[i] = st
 		if len(c) == 1 && c[0].Input.Metadata {
 			go r.readMetadata(ctx, c[0], st.ch)

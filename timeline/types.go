@@ -220,8 +220,10 @@ type Burst struct {
 	CauseBrokers []int32
 	Episodes     int
 	Durations    []time.Duration
-	Slowest      Key
-	SlowestDur   time.Duration
+	// P50, P99: filled in by consumers that drop Durations.
+	P50, P99   time.Duration
+	Slowest    Key
+	SlowestDur time.Duration
 }
 
 // Client is what the logs say about one producer.

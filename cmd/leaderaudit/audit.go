@@ -41,6 +41,7 @@ type AuditCmd struct {
 	OffsetsParts  int           `name:"offsets-partitions" default:"50" help:"Partition count of __consumer_offsets (for group → coordinator partition)."`
 	Follow        bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
 	CPUProfile    string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
+	MemProfile    string        `name:"memprofile" hidden:"" help:"Write a heap profile here at the end (for development)."`
 }
 
 // Run executes the audit.
@@ -292,6 +293,12 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 		infos = append(infos, report.Describe(s, loc))
 	}
+	if a.MemProfile != "" {
+		if f, err := os.Create(a.MemProfile); err == nil {
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
 	var facts []verdict.SourceFacts
 	for _, s := range rd.Sources {
 		if !s.Binary {
@@ -389,8 +396,8 @@ func summary(c *report.Collector, tl *timeline.Timeline, cfg timeline.Config, lo
 	return Summary{
 		Type: "summary", Elections: c.Episodes, Transitions: c.Transitions, LeaderChanged: c.LeaderMoved,
 		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Resent: c.Resent, Unclean: c.Unclean,
-		P50Ms: report.Percentile(c.Durations, 50).Milliseconds(), P99Ms: report.Percentile(c.Durations, 99).Milliseconds(),
-		MaxMs: report.Percentile(c.Durations, 100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
+		P50Ms: c.Durations.P(50).Milliseconds(), P99Ms: c.Durations.P(99).Milliseconds(),
+		MaxMs: c.Durations.P(100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
 		Matched:       map[string]int{"during": c.ByMatch[timeline.MatchDuring], "after": c.ByMatch[timeline.MatchAfter], "none": c.ByMatch[timeline.MatchNone]},
 		FinalFailures: c.Finals, Sources: nsrc, TimeZone: loc.String(), ZoneNote: note,
 		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),

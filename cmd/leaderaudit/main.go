@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/alecthomas/kong"
 )
@@ -32,6 +33,12 @@ type exitCode int
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// The audit's live heap is small and steady (per partition, not
+		// per line); collecting at +50% instead of +100% keeps the peak
+		// RSS near it on large inputs for little CPU.
+		debug.SetGCPercent(50)
+	}
 	var cli CLI
 	ctx := kong.Parse(&cli,
 		kong.Name("leaderaudit"),
