@@ -482,7 +482,7 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 	case PhaseReceived:
 		st := ParseState(structBetween(s, "request ", " correlation id "))
 		p.applyState(ev, st)
-		if st.Topic != "" {
+		if st.Topic != "" && st.Partition >= 0 && validTopic([]byte(st.Topic)) {
 			ev.Topic, ev.Partition = st.Topic, st.Partition
 			p.Stats.Eras |= EraGenerated
 		} else if bytes.Contains(s, []byte("PartitionState(")) {

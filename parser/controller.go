@@ -23,7 +23,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		} else {
 			ev.Role = RoleFollower
 		}
-		if st.Topic != "" {
+		if st.Topic != "" && st.Partition >= 0 && validTopic([]byte(st.Topic)) {
 			ev.Topic, ev.Partition = st.Topic, st.Partition
 		} else if t, part, ok := partitionAfter(s, "for partition "); ok {
 			ev.Topic, ev.Partition = t, part
