@@ -258,16 +258,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("Current leader ")) && bytes.Contains(s, []byte("is not the preferred replica")):
-		ev := p.start(KindTrigger)
-		ev.Controller = pf.id
-		ev.Cause = CausePreferred
-		if v, ok := intAfter(s, "Current leader "); ok {
-			ev.PrevLeader = int32(v)
-		}
-		if t, part, ok := partitionAfter(s, "for partition "); ok {
-			ev.Topic, ev.Partition = t, part
-		}
-		p.send()
+		p.partitionTrigger(pf, s, CausePreferred, "Current leader ")
 		return true
 	case bytes.HasPrefix(s, []byte("Partition ")) && bytes.Contains(s, []byte("completed preferred replica leader election")):
 		t, part, ok := partitionAfter(s, "Partition ")
@@ -284,16 +275,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("Leader ")) && bytes.Contains(s, []byte("being reassigned")):
-		ev := p.start(KindTrigger)
-		ev.Controller = pf.id
-		ev.Cause = CauseReassignment
-		if v, ok := intAfter(s, "Leader "); ok {
-			ev.PrevLeader = int32(v)
-		}
-		if t, part, ok := partitionAfter(s, "for partition "); ok {
-			ev.Topic, ev.Partition = t, part
-		}
-		p.send()
+		p.partitionTrigger(pf, s, CauseReassignment, "Leader ")
 		return true
 	case bytes.HasPrefix(s, []byte("No broker in ISR is alive for ")):
 		// Unclean election (≤1.0): "... Elect leader L from live brokers ... There's potential data loss."
@@ -378,6 +360,23 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		return true
 	}
 	return !leadershipAnchor(s)
+}
+
+// partitionTrigger: a controller line that names one partition and its
+// current (soon previous) leader before moving it: "Current leader L for
+// partition t-p is not the preferred replica", "Leader L for partition t-p
+// being reassigned".
+func (p *Parser) partitionTrigger(pf prefix, s []byte, c Cause, leaderMarker string) {
+	ev := p.start(KindTrigger)
+	ev.Controller = pf.id
+	ev.Cause = c
+	if v, ok := intAfter(s, leaderMarker); ok {
+		ev.PrevLeader = int32(v)
+	}
+	if t, part, ok := partitionAfter(s, "for partition "); ok {
+		ev.Topic, ev.Partition = t, part
+	}
+	p.send()
 }
 
 // controllerLeaderLine: 0.8–1.0 controller.log lines that carry a leader

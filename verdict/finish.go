@@ -197,40 +197,6 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// Dur renders a duration the way the report does: "21 ms", "2.4 s", "3 min 12 s".
-func Dur(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "-" + Dur(-d)
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1f s", d.Seconds())
-	case d < time.Hour:
-		if s := int(d.Seconds()) % 60; s != 0 {
-			return fmt.Sprintf("%d min %d s", int(d.Minutes()), s)
-		}
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
-}
-
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	r := int(p/100*float64(len(s))+0.999999) - 1
-	if r < 0 {
-		r = 0
-	}
-	if r >= len(s) {
-		r = len(s) - 1
-	}
-	return s[r]
-}
-
 // more appends "and N more" to a list cut at MaxItems.
 func (f *finisher) list(items []string, total int) string {
 	if len(items) > f.cfg.MaxItems {

@@ -212,29 +212,36 @@ func (f *filter) keep(ev *parser.Event) bool {
 	return true
 }
 
-func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+// options reads the flags audit and audit --follow share: zones, the time
+// window and the partition filter.
+func (a *AuditCmd) options() (*zones, filter, error) {
 	zs, err := loadZones(a.TZ)
+	if err != nil {
+		return nil, filter{}, err
+	}
+	now := time.Now()
+	f := filter{topic: a.Topic, partition: a.Partition}
+	if f.since, err = parseWhen(a.Since, zs.def, now); err != nil {
+		return nil, filter{}, fmt.Errorf("--since: %v", err)
+	}
+	if f.until, err = parseWhen(a.Until, zs.def, now); err != nil {
+		return nil, filter{}, fmt.Errorf("--until: %v", err)
+	}
+	if a.Topic != "" {
+		if _, err := path.Match(a.Topic, ""); err != nil {
+			return nil, filter{}, fmt.Errorf("--topic %q: bad glob", a.Topic)
+		}
+	}
+	return zs, f, nil
+}
+
+func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	zs, f, err := a.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
 	loc, zoneNote := zs.def, zs.note
-	now := time.Now()
-	f := filter{topic: a.Topic, partition: a.Partition}
-	if f.since, err = parseWhen(a.Since, loc, now); err != nil {
-		fmt.Fprintln(stderr, "leaderaudit: --since:", err)
-		return exitError
-	}
-	if f.until, err = parseWhen(a.Until, loc, now); err != nil {
-		fmt.Fprintln(stderr, "leaderaudit: --until:", err)
-		return exitError
-	}
-	if a.Topic != "" {
-		if _, err := path.Match(a.Topic, ""); err != nil {
-			fmt.Fprintf(stderr, "leaderaudit: --topic %q: bad glob\n", a.Topic)
-			return exitError
-		}
-	}
 
 	ins, skipped := source.Discover(a.Paths, 0)
 	var skippedLines []string

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
-	"time"
 
 	"github.com/leaderaudit/leaderaudit/live"
 	"github.com/leaderaudit/leaderaudit/report"
@@ -21,28 +19,12 @@ import (
 // "summary" line, as audit writes them. With
 // --format text the report is written at the end.
 func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int {
-	zs, err := loadZones(a.TZ)
+	zs, f, err := a.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
 	loc, zoneNote := zs.def, zs.note
-	now := time.Now()
-	f := filter{topic: a.Topic, partition: a.Partition}
-	if f.since, err = parseWhen(a.Since, loc, now); err != nil {
-		fmt.Fprintln(stderr, "leaderaudit: --since:", err)
-		return exitError
-	}
-	if f.until, err = parseWhen(a.Until, loc, now); err != nil {
-		fmt.Fprintln(stderr, "leaderaudit: --until:", err)
-		return exitError
-	}
-	if a.Topic != "" {
-		if _, err := path.Match(a.Topic, ""); err != nil {
-			fmt.Fprintf(stderr, "leaderaudit: --topic %q: bad glob\n", a.Topic)
-			return exitError
-		}
-	}
 	for _, p := range a.Paths {
 		if p == "-" {
 			fmt.Fprintln(stderr, "leaderaudit: --follow needs file or directory paths; standard input cannot be followed")
