@@ -107,7 +107,10 @@ func addID(ids []int32, id int32) []int32 {
 type Parser struct {
 	loc   *time.Location
 	Stats Stats
-	emit  func(*Event)
+	// PathBroker: the broker id the file's path names (BrokerFromPath), used
+	// for lines that name none when the file itself names no broker.
+	PathBroker int32
+	emit       func(*Event)
 
 	lineNo     int64
 	haveRecord bool  // a record header has been seen (continuations attach to it)
@@ -159,7 +162,7 @@ func New(loc *time.Location) *Parser {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Parser{loc: loc}
+	return &Parser{loc: loc, PathBroker: Unknown}
 }
 
 // Location is the zone assumed for timestamps without one.

@@ -332,3 +332,14 @@ func TestStampKeyOrders(t *testing.T) {
 		t.Errorf("out of order %d, first %v last %v", p.Stats.OutOfOrder, p.Stats.First, p.Stats.Last)
 	}
 }
+
+func TestBrokerFromPath(t *testing.T) {
+	for p, want := range map[string]int32{
+		"logs/broker-2/server.log": 2, "/var/log/kafka-3/state-change.log": 3, "kafka2.log": 2, "broker_11/server.log.gz": 11,
+		"k8s/kafka-0.kafka-headless/server.log": 0, "app/producer.log": Unknown, "kafkademo/broker.log": Unknown, "logs/server.log": Unknown,
+	} {
+		if got := BrokerFromPath(p); got != want {
+			t.Errorf("%s: %d, want %d", p, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"strings"
 )
 
 // defaultBroker is the broker a source's lines come from when a line does
@@ -11,7 +12,50 @@ func (p *Parser) defaultBroker() int32 {
 	if len(p.Stats.Brokers) == 1 {
 		return p.Stats.Brokers[0]
 	}
+	if len(p.Stats.Brokers) == 0 && p.PathBroker != Unknown {
+		return p.PathBroker
+	}
 	return Unknown
+}
+
+// BrokerFromPath reads a broker id from a log's path, for files whose
+// lines do not name it: a directory or file named broker-2, broker_2,
+// broker2, kafka-2, kafka2 (as in kafka-2/server.log, kafka2.log), or a
+// Kubernetes pod name ending in -2 after "kafka". Unknown if none.
+func BrokerFromPath(path string) int32 {
+	id := Unknown
+	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' }) {
+		part = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(part, ".gz"), ".log"))
+		for _, pre := range []string{"broker", "kafka"} {
+			for from := 0; ; {
+				i := strings.Index(part[from:], pre)
+				if i < 0 {
+					break
+				}
+				i += from
+				from = i + len(pre)
+				if v := idAfter(part[from:]); v != Unknown {
+					id = v
+					break
+				}
+			}
+		}
+	}
+	return id
+}
+
+// idAfter reads "-2", "_2", "2" (followed by nothing or a separator).
+func idAfter(rest string) int32 {
+	// kafka-0.kafka-headless, kafka-2-0: the leading digits after the prefix.
+	rest = strings.TrimLeft(rest, "-_.")
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if j == 0 || j > 9 || (j < len(rest) && rest[j] != '.' && rest[j] != '-' && rest[j] != '_') {
+		return Unknown
+	}
+	return atoi32([]byte(rest[:j]))
 }
 
 // isrLine: ISR shrink / expand / committed / rejected (broker.md §6.1),

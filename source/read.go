@@ -306,6 +306,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 	batch := make([]Item, 0, batchSize)
 	for _, s := range chain {
 		p := parser.New(s.Loc)
+		p.PathBroker = parser.BrokerFromPath(s.Path)
 		emit := func(ev *parser.Event) {
 			batch = append(batch, Item{Src: s.Index, Ev: *ev})
 			if len(batch) == batchSize {
