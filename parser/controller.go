@@ -201,8 +201,8 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 	}
 	switch {
 	case bytes.HasPrefix(s, []byte("Newly added brokers: ")):
-		added := listBetween(s, "Newly added brokers: ", ",")
-		deleted := listBetween(s, "deleted brokers: ", ",")
+		added := listBetween(s, "Newly added brokers: ")
+		deleted := listBetween(s, "deleted brokers: ")
 		if len(deleted) > 0 {
 			trigger(CauseBrokerFailure, deleted)
 		}
@@ -425,9 +425,8 @@ func (p *Parser) controllerLeaderLine(pf prefix, s []byte) bool {
 	return true
 }
 
-// listBetween reads the comma-separated ids after marker up to the next
-// "marker-ish" field (ids end at ", <letter>").
-func listBetween(s []byte, marker, _ string) []int32 {
+// listBetween reads the comma-separated ids right after marker.
+func listBetween(s []byte, marker string) []int32 {
 	i := bytes.Index(s, []byte(marker))
 	if i < 0 {
 		return nil

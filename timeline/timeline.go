@@ -513,13 +513,10 @@ func (t *Timeline) requestPhase(src int, ev *parser.Event) {
 	if ev.Phase == parser.PhaseCached {
 		// "Add N partitions ... from metadata cache": the UpdateMetadata
 		// that follows a LeaderAndIsr covers its partitions.
-		rq := t.reqs[sb]
-		if rq == nil || !rq.closed {
-			if rq != nil && !rq.closed {
-				t.closeRequest(rq)
-			}
+		if rq := t.reqs[sb]; rq != nil && !rq.closed {
+			t.closeRequest(rq)
 		}
-		rq = t.lastReq[sb]
+		rq := t.lastReq[sb]
 		if rq == nil || ev.Time.Sub(rq.last) > 5*time.Second || !rq.phases[0][parser.PhaseCached].IsZero() {
 			return
 		}
