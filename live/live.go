@@ -70,6 +70,9 @@ type Config struct {
 	// LocFor, if set, picks the zone for one file's zone-less timestamps
 	// (--tz GLOB=ZONE); nil or a nil result means Loc.
 	LocFor func(path string) *time.Location
+	// BrokerFor names the broker a file's lines come from when they name
+	// none themselves (--broker GLOB=ID); default parser.BrokerFromPath.
+	BrokerFor func(path string) int32
 	// ZoneNote says where Loc came from, for the text report.
 	ZoneNote string
 	// Timeline configures the engine.
@@ -341,6 +344,13 @@ func (p *Pipeline) Timeline() *timeline.Timeline { return p.tl }
 // Location is the zone assumed for zone-less timestamps.
 func (p *Pipeline) Location() *time.Location { return p.loc }
 
+func (p *Pipeline) brokerFor(path string) int32 {
+	if p.cfg.BrokerFor != nil {
+		return p.cfg.BrokerFor(path)
+	}
+	return parser.BrokerFromPath(path)
+}
+
 func (p *Pipeline) locFor(path string) *time.Location {
 	if p.cfg.LocFor != nil {
 		if l := p.cfg.LocFor(path); l != nil {
@@ -364,6 +374,7 @@ func (p *Pipeline) source(path, abs string) *src {
 	s := p.byAbs[abs]
 	if s == nil {
 		s = &src{index: len(p.srcs), path: path, abs: abs, parser: parser.New(p.locFor(path)), flushed: true}
+		s.parser.PathBroker = p.brokerFor(path)
 		p.srcs = append(p.srcs, s)
 		p.byAbs[abs] = s
 	}

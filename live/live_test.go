@@ -433,3 +433,29 @@ func TestWatchLeavesInputsUntouched(t *testing.T) {
 		t.Errorf("the directory gained or lost files: %d entries", len(ents))
 	}
 }
+
+// A file's parser learns the broker its path names (kafka-2/), or the one
+// --broker gives, as in the batch audit: a server.log's "Session expired."
+// names no broker itself.
+func TestBrokerFromPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kafka-2")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "server.log")
+	line := "[2021-06-14 10:15:24,902] INFO [ZooKeeperClient Kafka server] Session expired. (kafka.zookeeper.ZooKeeperClient)\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		brokerFor func(string) int32
+		want      int32
+	}{{nil, 2}, {func(string) int32 { return 7 }, 7}} {
+		p, cancel, done := run(t, Config{Paths: []string{path}, Loc: time.UTC, FromStart: true, IdleAdvance: -1, BrokerFor: c.brokerFor})
+		drain(t, p, 20*time.Second, func(s *seen) bool { return s.last.Live })
+		stop(t, p, cancel, done)
+		if len(p.srcs) != 1 || p.srcs[0].parser.PathBroker != c.want {
+			t.Errorf("broker from path: %d sources, want one with broker %d", len(p.srcs), c.want)
+		} else if got := p.srcs[0].parser.Stats.Brokers; len(got) != 0 {
+			t.Errorf("lines named brokers %v: the path is not what decided", got)
+		}
+	}
+}

@@ -159,10 +159,20 @@ type Reader struct {
 	Sources []*Source
 	// LocFor picks the zone for zone-less timestamps of a path.
 	LocFor func(path string) *time.Location
+	// BrokerFor names the broker a path's lines come from when they name
+	// none themselves (default parser.BrokerFromPath).
+	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
 	Stdin io.Reader
 	// OnLines, if set, is called from reader goroutines with line counts (progress).
 	chains [][]*Source
+}
+
+func (r *Reader) brokerFor(path string) int32 {
+	if r.BrokerFor != nil {
+		return r.BrokerFor(path)
+	}
+	return parser.BrokerFromPath(path)
 }
 
 // NewReader prepares sources for the inputs, grouped into chains.
@@ -306,7 +316,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 	batch := make([]Item, 0, batchSize)
 	for _, s := range chain {
 		p := parser.New(s.Loc)
-		p.PathBroker = parser.BrokerFromPath(s.Path)
+		p.PathBroker = r.brokerFor(s.Path)
 		emit := func(ev *parser.Event) {
 			batch = append(batch, Item{Src: s.Index, Ev: *ev})
 			if len(batch) == batchSize {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path"
-	"path/filepath"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -27,6 +26,7 @@ type AuditCmd struct {
 	Paths         []string      `arg:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin." default:"-"`
 	Format        string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
 	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path ('app/*=Europe/Moscow'). Default: this machine's local zone."`
+	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker (session expiry, truncation, coordinator lines) when its path does not say either (kafka-2/, broker2.log are read by themselves): GLOB=ID, repeatable ('node-a/*=1')."`
 	Since         string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
 	Until         string        `help:"Only events before this time (same forms as --since)."`
 	Topic         string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
@@ -168,17 +168,9 @@ func loadZones(vals []string) (*zones, error) {
 }
 
 func (z *zones) forPath(p string) *time.Location {
-	p = filepath.ToSlash(p)
 	for _, r := range z.overrides {
-		for s := p; ; {
-			if ok, _ := path.Match(r.glob, s); ok {
-				return r.loc
-			}
-			i := strings.IndexByte(s, '/')
-			if i < 0 {
-				break
-			}
-			s = s[i+1:]
+		if matchPath(r.glob, p) {
+			return r.loc
 		}
 	}
 	return z.def
@@ -212,31 +204,35 @@ func (f *filter) keep(ev *parser.Event) bool {
 	return true
 }
 
-// options reads the flags audit and audit --follow share: zones, the time
-// window and the partition filter.
-func (a *AuditCmd) options() (*zones, filter, error) {
+// options reads the flags audit and audit --follow share: zones, broker
+// ids by path, the time window and the partition filter.
+func (a *AuditCmd) options() (*zones, *brokerIDs, filter, error) {
 	zs, err := loadZones(a.TZ)
 	if err != nil {
-		return nil, filter{}, err
+		return nil, nil, filter{}, err
+	}
+	bs, err := loadBrokers(a.Broker)
+	if err != nil {
+		return nil, nil, filter{}, err
 	}
 	now := time.Now()
 	f := filter{topic: a.Topic, partition: a.Partition}
 	if f.since, err = parseWhen(a.Since, zs.def, now); err != nil {
-		return nil, filter{}, fmt.Errorf("--since: %v", err)
+		return nil, nil, filter{}, fmt.Errorf("--since: %v", err)
 	}
 	if f.until, err = parseWhen(a.Until, zs.def, now); err != nil {
-		return nil, filter{}, fmt.Errorf("--until: %v", err)
+		return nil, nil, filter{}, fmt.Errorf("--until: %v", err)
 	}
 	if a.Topic != "" {
 		if _, err := path.Match(a.Topic, ""); err != nil {
-			return nil, filter{}, fmt.Errorf("--topic %q: bad glob", a.Topic)
+			return nil, nil, filter{}, fmt.Errorf("--topic %q: bad glob", a.Topic)
 		}
 	}
-	return zs, f, nil
+	return zs, bs, f, nil
 }
 
 func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	zs, f, err := a.options()
+	zs, bs, f, err := a.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
@@ -256,6 +252,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 	}
 	rd := source.NewReader(ins, zs.forPath)
+	rd.BrokerFor = bs.forPath
 	rd.Stdin = stdin
 
 	if a.FailOn != "" {

@@ -168,3 +168,59 @@ func TestZonePerPath(t *testing.T) {
 		t.Error("bad zone accepted")
 	}
 }
+
+// A server.log whose lines name no broker, in a directory whose name says
+// nothing either: --broker gives the id; without it the event has none;
+// a path that does name one (kafka-3/) is read by itself, and --broker wins
+// over it.
+func TestBrokerPerPath(t *testing.T) {
+	dir := t.TempDir()
+	line := "[2021-06-14 10:15:24,902] INFO [ZooKeeperClient Kafka server] Session expired. (kafka.zookeeper.ZooKeeperClient)\n"
+	for _, d := range []string{"node-a", "kafka-3"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, d, "server.log"), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	brokers := func(flags ...string) map[string]any {
+		t.Helper()
+		a := &AuditCmd{Paths: []string{dir}, Format: "json", TZ: []string{"UTC"}, Broker: flags, Partition: -1,
+			SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
+			FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50}
+		var out, errb bytes.Buffer
+		if code := a.run(context.Background(), strings.NewReader(""), &out, &errb); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		// Source lines come last, after the events that point at them.
+		paths := map[float64]string{}
+		bySource := map[float64]any{}
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			switch m["type"] {
+			case "source":
+				paths[m["source"].(float64)] = filepath.Base(filepath.Dir(m["path"].(string)))
+			case "broker_event":
+				bySource[m["source"].(float64)] = m["broker"]
+			}
+		}
+		got := map[string]any{}
+		for src, b := range bySource {
+			got[paths[src]] = b
+		}
+		return got
+	}
+	if got := brokers(); got["node-a"] != nil || got["kafka-3"] != 3.0 {
+		t.Errorf("no --broker: %v, want node-a none, kafka-3 3", got)
+	}
+	if got := brokers("node-a/*=4", "kafka-3/*=7"); got["node-a"] != 4.0 || got["kafka-3"] != 7.0 {
+		t.Errorf("--broker: %v, want node-a 4, kafka-3 7", got)
+	}
+	for _, bad := range []string{"node-a", "=4", "node-a/*=x", "node-a/*=-1", "[=1"} {
+		if _, err := loadBrokers([]string{bad}); err == nil {
+			t.Errorf("--broker %q accepted", bad)
+		}
+	}
+}

@@ -19,7 +19,7 @@ import (
 // "summary" line, as audit writes them. With
 // --format text the report is written at the end.
 func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int {
-	zs, f, err := a.options()
+	zs, bs, f, err := a.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
@@ -34,7 +34,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cfg := live.Config{
-		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
+		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
 		Timeline: a.liveTimelineConfig(),
 	}
 	if f.since.IsZero() {
