@@ -594,26 +594,7 @@ func (g *generator) lisr23(b *broker, corr int32, items []lisrItem, t int64) int
 		b.sc.end(x)
 		e.el.phase(b.id, role(b.id, e.st.leader), PhReceived, t)
 	}
-	var leaders, followers []int
-	for i := range items {
-		it := &items[i]
-		if !it.accepted {
-			t += g.rnT.stepMs(2)
-			lv := lvDEBUG
-			if it.e.st.epoch < it.prevEp {
-				lv = lvWARN
-			}
-			x := g.scBroker(b, t, lv)
-			x = g.ignoringMsg(x, corr, it)
-			b.sc.end(x)
-			continue
-		}
-		if it.e.st.leader == b.id {
-			leaders = append(leaders, i)
-		} else {
-			followers = append(followers, i)
-		}
-	}
+	leaders, followers, t := g.splitByRole(b, corr, items, t, lvDEBUG)
 	if len(leaders) > 0 {
 		t += g.rnT.stepMs(5)
 		for _, i := range leaders {
@@ -792,6 +773,32 @@ func (g *generator) lisr23(b *broker, corr int32, items []lisrItem, t int64) int
 	return t + g.rnT.stepMs(3)
 }
 
+// splitByRole logs the 2.3+ "Ignoring LeaderAndIsr request" line for each
+// partition the broker refuses (at lv; WARN when the epoch went backwards)
+// and splits the others into the ones it leads and the ones it follows.
+func (g *generator) splitByRole(b *broker, corr int32, items []lisrItem, t int64, lv level) (leaders, followers []int, _ int64) {
+	for i := range items {
+		it := &items[i]
+		if !it.accepted {
+			t += g.rnT.stepMs(2)
+			l := lv
+			if it.e.st.epoch < it.prevEp {
+				l = lvWARN
+			}
+			x := g.scBroker(b, t, l)
+			x = g.ignoringMsg(x, corr, it)
+			b.sc.end(x)
+			continue
+		}
+		if it.e.st.leader == b.id {
+			leaders = append(leaders, i)
+		} else {
+			followers = append(followers, i)
+		}
+	}
+	return leaders, followers, t
+}
+
 // ignoringMsg renders the 2.3+ "Ignoring LeaderAndIsr request ..." epoch check.
 func (g *generator) ignoringMsg(x []byte, corr int32, it *lisrItem) []byte {
 	x = append(x, "Ignoring LeaderAndIsr request from controller "...)
@@ -960,26 +967,7 @@ func (g *generator) lisr28(b *broker, corr int32, items []lisrItem, t int64) int
 	for i := range items {
 		items[i].e.el.phase(b.id, role(b.id, items[i].e.st.leader), PhHandling, t)
 	}
-	var leaders, followers []int
-	for i := range items {
-		it := &items[i]
-		if !it.accepted {
-			t += g.rnT.stepMs(2)
-			lv := lvINFO
-			if it.e.st.epoch < it.prevEp {
-				lv = lvWARN
-			}
-			x := g.scBroker(b, t, lv)
-			x = g.ignoringMsg(x, corr, it)
-			b.sc.end(x)
-			continue
-		}
-		if it.e.st.leader == b.id {
-			leaders = append(leaders, i)
-		} else {
-			followers = append(followers, i)
-		}
-	}
+	leaders, followers, t := g.splitByRole(b, corr, items, t, lvINFO)
 	if len(leaders) > 0 {
 		t += g.rnT.stepMs(6)
 		g.removedFetcher(b, t, items, leaders, setImmutable)
