@@ -704,11 +704,7 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 	}
 	ev := p.start(KindBrokerLifecycle)
 	ev.Lifecycle = life
-	ev.Broker = pf.id
-	if ev.Broker == Unknown {
-		// "Session expired." (ZooKeeperClient) names no broker: the file's.
-		ev.Broker = p.defaultBroker()
-	}
+	ev.Broker = p.brokerOf(pf.id)
 	if pf.id != Unknown {
 		p.Stats.Brokers = addID(p.Stats.Brokers, pf.id)
 	}

@@ -5,10 +5,14 @@ import (
 	"strings"
 )
 
-// defaultBroker is the broker a source's lines come from when a line does
-// not say (kafka.log.Log lines carry only the partition): known only when
-// the source has shown exactly one broker id.
-func (p *Parser) defaultBroker() int32 {
+// brokerOf is the broker a line comes from: the id its prefix names, else
+// the source's (kafka.log.Log lines carry only the partition, "Session
+// expired." nothing), known when the source has shown exactly one broker
+// id, or none and its path names one.
+func (p *Parser) brokerOf(id int32) int32 {
+	if id != Unknown {
+		return id
+	}
 	if len(p.Stats.Brokers) == 1 {
 		return p.Stats.Brokers[0]
 	}
@@ -122,10 +126,7 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 		return true
 	}
 	ev := p.start(KindTruncation)
-	ev.Broker = pf.id
-	if ev.Broker == Unknown {
-		ev.Broker = p.defaultBroker()
-	}
+	ev.Broker = p.brokerOf(pf.id)
 	var ok bool
 	switch {
 	case bytes.HasPrefix(s, []byte("Exiting because log truncation is not allowed for partition ")):
@@ -148,17 +149,11 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating log ")):
 		// ≤0.11: "Truncating log t-p to offset N."
-		rest := s[len("Truncating log "):]
-		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
-			ev.Topic, ev.Partition, ok = TopicPartition(rest[:sp])
-		}
+		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating log "):])
 		ev.Offset, _ = intAfter(s, " to offset ")
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" below high watermark ")):
-		rest := s[len("Truncating "):]
-		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
-			ev.Topic, ev.Partition, ok = TopicPartition(rest[:sp])
-		}
+		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating "):])
 		ev.Offset, _ = intAfter(s, " to offset ")
 		ev.EndOffset, _ = intAfter(s, "below high watermark ")
 		ev.Text = "below_high_watermark"
@@ -169,10 +164,7 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 		ev.Text = "noop"
 	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" has no effect")):
 		// ≤0.11: "Truncating t-p to N has no effect as the largest offset in the log is M."
-		rest := s[len("Truncating "):]
-		if sp := bytes.IndexByte(rest, ' '); sp > 0 {
-			ev.Topic, ev.Partition, ok = TopicPartition(rest[:sp])
-		}
+		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating "):])
 		ev.Offset, _ = intAfter(s, " to ")
 		ev.Text = "noop"
 	default:
@@ -184,6 +176,15 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 	}
 	p.send()
 	return true
+}
+
+// firstWordTP reads the "t-p" that starts s and ends at a space (the ≤0.11
+// truncation lines name the partition right after their verb).
+func firstWordTP(s []byte) (string, int32, bool) {
+	if sp := bytes.IndexByte(s, ' '); sp > 0 {
+		return TopicPartition(s[:sp])
+	}
+	return "", 0, false
 }
 
 // fetcherManager: "Removed fetcher for partitions ..." / "Added fetcher to
@@ -300,10 +301,7 @@ func (p *Parser) coordinator(pf prefix, s []byte) bool {
 	}
 	ev := p.start(KindBrokerLifecycle)
 	ev.Lifecycle = life
-	ev.Broker = pf.id
-	if ev.Broker == Unknown {
-		ev.Broker = p.defaultBroker()
-	}
+	ev.Broker = p.brokerOf(pf.id)
 	ev.Topic = "__consumer_offsets"
 	v, _ := intAfter(s, "for partition ")
 	ev.Partition = int32(v)
