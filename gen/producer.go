@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -330,11 +331,7 @@ func producerConfig(p *producer, g *generator) [][2]string {
 		kv["sasl.oauthbearer.sub.claim.name"] = "sub"
 		kv["sasl.oauthbearer.token.endpoint.url"] = "null"
 	}
-	keys := make([]string, 0, len(kv))
-	for k := range kv {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(kv))
 	out := make([][2]string, len(keys))
 	for i, k := range keys {
 		out[i] = [2]string{k, kv[k]}

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -209,11 +210,7 @@ func (g *generator) kafkaConfigBlock(b *broker, t int64) {
 		kv["zookeeper.connect"] = "null"
 		kv["zookeeper.session.timeout.ms"] = "18000"
 	}
-	keys := make([]string, 0, len(kv))
-	for k := range kv {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(kv))
 	x := b.srv.begin(t, lvINFO, lgKafkaConfig)
 	x = append(x, "KafkaConfig values: \n"...)
 	for _, k := range keys {
