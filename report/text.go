@@ -23,6 +23,10 @@ type Meta struct {
 	Timeline      *timeline.Stats
 	Clients       map[string]*timeline.Client
 	Findings      []string // pre-rendered finding lines (verdicts)
+	// Skew: clock offsets estimated (and maybe applied); SkewInconsistent:
+	// the pairs of a contradiction.
+	Skew             []ClockSkew
+	SkewInconsistent []SkewEvidence
 }
 
 // Dur renders a duration the way operators read them: "21 ms", "2.4 s", "3 min 12 s".
@@ -139,6 +143,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		p("  skipped %s\n", Clean(sk))
 	}
 	p("  total %s lines, %s not understood\n\n", humanize.Comma(lines), humanize.Comma(notUnd))
+	writeSkew(w, &m)
 
 	// Elections.
 	p("Elections\n")

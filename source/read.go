@@ -34,6 +34,9 @@ type Source struct {
 	Bytes int64
 	// Metadata summarises a KRaft metadata source.
 	Metadata *MetadataSummary
+	// Skew: how far this source's clock ran ahead; subtracted from every
+	// event's time before the merge (--skew).
+	Skew time.Duration
 }
 
 // LineReader yields lines of at most max bytes, without their line ending.
@@ -319,6 +322,9 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 		p.PathBroker = r.brokerFor(s.Path)
 		emit := func(ev *parser.Event) {
 			batch = append(batch, Item{Src: s.Index, Ev: *ev})
+			if s.Skew != 0 {
+				batch[len(batch)-1].Ev.Time = ev.Time.Add(-s.Skew)
+			}
 			if len(batch) == batchSize {
 				select {
 				case out <- batch:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/skew"
 	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 	"github.com/leaderaudit/leaderaudit/verdict"
@@ -31,6 +32,7 @@ type AuditCmd struct {
 	Until         string        `help:"Only events before this time (same forms as --since)."`
 	Topic         string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
 	Partition     int32         `default:"-1" help:"Only this partition number."`
+	Skew          []string      `name:"skew" help:"Clock offsets between hosts: auto (estimate each host's offset from causality across the logs, e.g. a broker cannot apply a leader epoch before the controller decided it, and correct it; reads the logs twice), or GLOB=OFFSET to set one by hand ('broker-2/*=+120ms': that host's clock ran 120 ms ahead); repeatable. Without it the estimate is reported, not applied."`
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
 	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
@@ -238,6 +240,19 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		return exitError
 	}
 	loc, zoneNote := zs.def, zs.note
+	sf, err := loadSkew(a.Skew)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
+	if sf.auto {
+		for _, p := range a.Paths {
+			if p == "-" {
+				fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice, and stdin (-) can be read only once: save it to a file")
+				return exitError
+			}
+		}
+	}
 
 	ins, skipped := source.Discover(a.Paths, 0)
 	var skippedLines []string
@@ -251,9 +266,16 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			skippedLines = append(skippedLines, in.Path+": binary file (not a text log)")
 		}
 	}
+	var est skew.Estimate
+	if sf.auto {
+		est, _ = estimateSkew(ctx, ins, zs, bs)
+	}
 	rd := source.NewReader(ins, zs.forPath)
 	rd.BrokerFor = bs.forPath
 	rd.Stdin = stdin
+	applySkew(rd.Sources, sf, &est)
+	estimator := skew.NewEstimator()
+	estimator.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
 
 	if a.FailOn != "" {
 		if err := verdict.CheckGate(a.FailOn); err != nil {
@@ -271,6 +293,9 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	tl := timeline.New(a.timelineConfig(), verdict.Tee(col, an))
 	var n int64
 	rd.Run(ctx, func(src int, ev *parser.Event) {
+		if !sf.auto {
+			estimator.Add(src, ev)
+		}
 		if !f.keep(ev) {
 			return
 		}
@@ -282,6 +307,12 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	})
 	interrupted := ctx.Err() != nil
 	tl.Close()
+
+	if !sf.auto {
+		est = estimator.Estimate(clocksOf(rd.Sources, bs.forPath))
+	}
+	skews := skewReport(rd.Sources, sf, &est, loc)
+	skewBad := report.InconsistentSkew(&est, func(i int) string { return rd.Sources[i].Path }, loc)
 
 	var infos []report.SourceInfo
 	readAny := false
@@ -316,6 +347,9 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		for _, si := range infos {
 			jw.Any(si)
 		}
+		for _, cs := range skews {
+			jw.Any(cs)
+		}
 		for _, f := range findings {
 			jw.Any(f.Record())
 		}
@@ -327,6 +361,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		err := col.WriteText(stdout, infos, report.Meta{
 			SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow, Skipped: skippedLines,
 			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients, Findings: verdict.Lines(findings),
+			Skew: skews, SkewInconsistent: skewBad,
 		})
 		if err != nil {
 			return writeFailed(err, stderr)

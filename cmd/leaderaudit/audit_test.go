@@ -16,12 +16,29 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/gol
 
 func audit(t *testing.T, format string, paths ...string) (string, string, int) {
 	t.Helper()
+	return auditWith(t, nil, format, paths...)
+}
+
+// auditWith runs audit with the defaults, then lets set change flags.
+func auditWith(t *testing.T, set func(*AuditCmd), format string, paths ...string) (string, string, int) {
+	t.Helper()
 	a := &AuditCmd{Paths: paths, Format: format, TZ: []string{"UTC"}, Partition: -1,
 		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
 		FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50}
+	if set != nil {
+		set(a)
+	}
 	var out, errb bytes.Buffer
 	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
+}
+
+// incidentFlags: the flags an incident's README says to audit it with.
+var incidentFlags = map[string]func(*AuditCmd){
+	"case4-clock-skew": func(a *AuditCmd) {
+		a.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"}
+		a.Skew = []string{"auto"}
+	},
 }
 
 // stable removes what differs between machines (absolute paths).
@@ -92,12 +109,12 @@ func TestIncidentGoldenText(t *testing.T) {
 		}
 		name := filepath.Base(d)
 		t.Run(name, func(t *testing.T) {
-			out, _, code := audit(t, "text", d)
+			out, _, code := auditWith(t, incidentFlags[name], "text", d)
 			if code != exitOK {
 				t.Fatalf("exit %d", code)
 			}
 			golden(t, "incidents/"+name+".txt", stable(out))
-			js, _, _ := audit(t, "json", d)
+			js, _, _ := auditWith(t, incidentFlags[name], "json", d)
 			golden(t, "incidents/"+name+".jsonl", stable(js))
 		})
 	}

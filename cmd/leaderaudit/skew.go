@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/skew"
+	"github.com/leaderaudit/leaderaudit/source"
+)
+
+// skewFlags is --skew: "auto" (estimate from causality and correct) and
+// GLOB=±DURATION rules that set a path's offset by hand.
+type skewFlags struct {
+	auto  bool
+	rules []skewRule
+}
+
+type skewRule struct {
+	glob, text string
+	offset     time.Duration
+}
+
+func loadSkew(vals []string) (*skewFlags, error) {
+	sf := &skewFlags{}
+	for _, v := range vals {
+		if v == "auto" {
+			sf.auto = true
+			continue
+		}
+		glob, d, ok := strings.Cut(v, "=")
+		if !ok || glob == "" {
+			return nil, fmt.Errorf("--skew %q: want auto or GLOB=OFFSET, e.g. 'broker-2/*=+120ms' (the clock ran 120 ms ahead)", v)
+		}
+		off, err := time.ParseDuration(strings.TrimPrefix(d, "+"))
+		if err != nil {
+			return nil, fmt.Errorf("--skew %q: %q is not a duration like +120ms or -1.5s", v, d)
+		}
+		if _, err := path.Match(glob, ""); err != nil {
+			return nil, fmt.Errorf("--skew %q: bad glob", v)
+		}
+		sf.rules = append(sf.rules, skewRule{glob: glob, text: v, offset: off})
+	}
+	return sf, nil
+}
+
+// byHand gives the first rule matching p.
+func (sf *skewFlags) byHand(p string) (skewRule, bool) {
+	for _, r := range sf.rules {
+		if matchPath(r.glob, p) {
+			return r, true
+		}
+	}
+	return skewRule{}, false
+}
+
+// clocksOf groups sources by the host that wrote them: every file of one
+// broker (its state-change.log, server.log, controller.log) shares that
+// broker's clock; a file several brokers wrote at once (one host running
+// them all) is a clock of its own; so is every client log.
+func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock {
+	brokers := map[int32]bool{}
+	for _, s := range srcs {
+		for _, b := range s.Stats.Brokers {
+			brokers[b] = true
+		}
+	}
+	byName := map[string]int{}
+	var clocks []skew.Clock
+	add := func(name string, src int) {
+		i, ok := byName[name]
+		if !ok {
+			i = len(clocks)
+			byName[name] = i
+			clocks = append(clocks, skew.Clock{Name: name})
+		}
+		clocks[i].Sources = append(clocks[i].Sources, src)
+	}
+	for _, s := range srcs {
+		if s.Binary || s.Metadata != nil || s.Input.Metadata || !s.Read {
+			continue
+		}
+		if len(s.Stats.Producers) > 0 || s.Stats.ByLogger[parser.LoggerConsumer] > 0 || s.Stats.ByLogger[parser.LoggerSender] > 0 {
+			// A client's log: its own host, whatever its path says.
+			add(s.Path, s.Index)
+			continue
+		}
+		id := brokerFor(s.Path)
+		if id == parser.Unknown {
+			ids := append(append([]int32(nil), s.Stats.Brokers...), s.Stats.Controllers...)
+			sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+			ids = compactIDs(ids)
+			switch {
+			case len(ids) == 1:
+				id = ids[0]
+			case len(ids) > 1:
+				add(fmt.Sprintf("%s (one host: brokers %s)", s.Path, joinIDs(ids)), s.Index)
+				continue
+			}
+		}
+		if id == parser.Unknown {
+			add(s.Path, s.Index)
+			continue
+		}
+		if brokers[id] {
+			add("broker "+strconv.Itoa(int(id)), s.Index)
+		} else {
+			add("controller "+strconv.Itoa(int(id)), s.Index)
+		}
+	}
+	return clocks
+}
+
+func compactIDs(ids []int32) []int32 {
+	out := ids[:0]
+	for i, v := range ids {
+		if i == 0 || v != ids[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func joinIDs(ids []int32) string {
+	var b strings.Builder
+	for i, v := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(v)))
+	}
+	return b.String()
+}
+
+// estimateSkew reads every input once, only to pair causes with effects
+// across hosts (--skew auto: the audit proper then reads them again with
+// the offsets applied).
+func estimateSkew(ctx context.Context, ins []source.Input, zs *zones, bs *brokerIDs) (skew.Estimate, []*source.Source) {
+	rd := source.NewReader(ins, zs.forPath)
+	rd.BrokerFor = bs.forPath
+	est := skew.NewEstimator()
+	rd.Run(ctx, func(src int, ev *parser.Event) { est.Add(src, ev) })
+	return est.Estimate(clocksOf(rd.Sources, bs.forPath)), rd.Sources
+}
+
+// applySkew sets each source's offset: by hand where a --skew rule matches,
+// else the estimate of its clock when auto is on.
+func applySkew(srcs []*source.Source, sf *skewFlags, es *skew.Estimate) {
+	auto := map[int]time.Duration{}
+	if sf.auto && es != nil {
+		for _, r := range es.Results {
+			for _, s := range r.Clock.Sources {
+				auto[s] = r.Offset
+			}
+		}
+	}
+	for _, s := range srcs {
+		if r, ok := sf.byHand(s.Path); ok {
+			s.Skew = r.offset
+			continue
+		}
+		s.Skew = auto[s.Index]
+	}
+}
+
+// skewReport renders the estimate for the report, with the sources set by
+// hand listed as such.
+func skewReport(srcs []*source.Source, sf *skewFlags, es *skew.Estimate, loc *time.Location) []report.ClockSkew {
+	name := func(i int) string { return srcs[i].Path }
+	recs := report.SkewRecords(es, name, loc, sf.auto)
+	for i := range recs {
+		for _, p := range recs[i].Sources {
+			if _, ok := sf.byHand(p); ok {
+				recs[i].Applied = false
+			}
+		}
+	}
+	for _, r := range sf.rules {
+		var paths []string
+		for _, s := range srcs {
+			if got, ok := sf.byHand(s.Path); ok && got.text == r.text {
+				paths = append(paths, s.Path)
+			}
+		}
+		if len(paths) == 0 {
+			continue
+		}
+		recs = append(recs, report.ClockSkew{Type: "clock_skew", Clock: r.glob, Sources: paths, OffsetMs: r.offset.Milliseconds(), Applied: true, ByHand: r.text})
+	}
+	return recs
+}

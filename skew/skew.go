@@ -1,0 +1,345 @@
+// Package skew estimates how far each host's clock was off, from causality
+// across sources: an effect logged on one host cannot come before its cause
+// logged on another. Kafka's log4j lines carry no zone and no clock
+// quality, so a broker whose clock runs 120 ms ahead writes every line
+// 120 ms late, and a merge by timestamp puts its lines in the wrong order.
+//
+// Causal pairs used (cause → effect), each only within Window:
+//   - the controller decided partition P at leader epoch E → a broker
+//     applied epoch E of P (any phase that names the epoch);
+//   - a broker registered in ZooKeeper → the controller saw it join
+//     ("Newly added brokers: N", "New broker startup callback for N");
+//   - a broker began a controlled shutdown → the controller acted on it
+//     ("Shutting down broker N", KRaft "… in controlled shutdown");
+//   - a follower added a fetcher to leader L for P → L expanded P's ISR
+//     to include that follower.
+//
+// Every pair bounds one clock against another (effect time − cause time ≥
+// 0 in true time). The estimate is the smallest set of corrections that
+// satisfies every bound: clocks the bounds do not contradict keep offset 0.
+// A corrected clock bounded from both sides gets the middle of its
+// interval, as NTP does with a round trip.
+package skew
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+)
+
+// Point is one log record that takes part in a causal pair.
+type Point struct {
+	Src  int
+	Line int64
+	Time time.Time
+	// Node: the broker or controller that wrote the line (parser.Unknown
+	// when the line does not say).
+	Node int32
+}
+
+// Sample is one causal pair: Effect cannot have happened before Cause.
+type Sample struct {
+	Cause, Effect Point
+	// What says what the pair is, in Kafka's words.
+	What string
+}
+
+// Delta is effect − cause as logged: negative means the logs show the
+// effect first, which only a clock offset explains.
+func (s Sample) Delta() time.Duration { return s.Effect.Time.Sub(s.Cause.Time) }
+
+// DefaultWindow: how far apart a cause and its effect may be logged and
+// still be paired. A LeaderAndIsr is applied within seconds; an offset
+// larger than this is a zone mistake, for --tz, not a skew.
+const DefaultWindow = 30 * time.Second
+
+// Tolerance absorbs the millisecond resolution of log4j timestamps on both
+// ends of a pair: bounds closer than this to 0 prove nothing.
+const Tolerance = 2 * time.Millisecond
+
+// keep: the smallest deltas kept per pair of sources.
+const keep = 3
+
+type tp struct {
+	topic     string
+	partition int32
+}
+
+type partState struct {
+	epoch    int32
+	decided  Point
+	decision bool
+	// applied: the earliest line per source naming this epoch.
+	applied []Point
+}
+
+type fetchKey struct {
+	tp
+	follower int32
+}
+
+type fetchStart struct {
+	Point
+	leader int32
+}
+
+type pairKey struct{ cause, effect int }
+
+// lifeKey pairs a broker's own lifecycle line with the controller's.
+type lifeKey struct {
+	broker int32
+	what   uint8
+}
+
+const (
+	lifeRegistered uint8 = iota
+	lifeControlledShutdown
+)
+
+var lifeWhat = [...]string{"broker %d registered → controller saw it join", "broker %d began a controlled shutdown → controller acted on it"}
+
+// Estimator collects causal pairs from parsed events. Feed it every event
+// with Add, then call Estimate. Memory grows with partitions and brokers,
+// not with the logs.
+type Estimator struct {
+	// Window: see DefaultWindow (0 means DefaultWindow).
+	Window time.Duration
+	// Applied: the offset already subtracted from a source's times, added
+	// back so estimates always describe the logs as written (nil: none).
+	Applied func(src int) time.Duration
+
+	parts   map[tp]*partState
+	fetches map[fetchKey]fetchStart
+	isr     map[tp][]int32
+	brokerL map[lifeKey]Point // the broker's own line, waiting for the controller's
+	ctrlL   map[lifeKey]Point // the controller's line, waiting for the broker's
+	pairs   map[pairKey][]Sample
+	counts  map[pairKey]int
+}
+
+// NewEstimator returns an empty estimator.
+func NewEstimator() *Estimator {
+	return &Estimator{
+		parts: map[tp]*partState{}, fetches: map[fetchKey]fetchStart{}, isr: map[tp][]int32{},
+		brokerL: map[lifeKey]Point{}, ctrlL: map[lifeKey]Point{}, pairs: map[pairKey][]Sample{}, counts: map[pairKey]int{},
+	}
+}
+
+func (e *Estimator) window() time.Duration {
+	if e.Window > 0 {
+		return e.Window
+	}
+	return DefaultWindow
+}
+
+// Add takes one event of source src (events of all sources, roughly in time
+// order, as the reader merges them).
+func (e *Estimator) Add(src int, ev *parser.Event) {
+	t := ev.Time
+	if e.Applied != nil {
+		t = t.Add(e.Applied(src))
+	}
+	pt := Point{Src: src, Line: ev.Line, Time: t, Node: ev.Broker}
+	switch ev.Kind {
+	case parser.KindDecision:
+		pt.Node = ev.Controller
+		if ev.Topic == "" || ev.Partition == parser.Unknown {
+			return
+		}
+		k := tp{ev.Topic, ev.Partition}
+		if ev.ISR != nil {
+			e.isr[k] = append(e.isr[k][:0], ev.ISR...)
+		}
+		if ev.Metadata || ev.LeaderEpoch == parser.Unknown {
+			return
+		}
+		st := e.part(k, ev.LeaderEpoch)
+		if st != nil && (!st.decision || pt.Time.Before(st.decided.Time)) {
+			st.decided, st.decision = pt, true
+		}
+	case parser.KindPhase:
+		if ev.Topic == "" || ev.Partition == parser.Unknown {
+			return
+		}
+		k := tp{ev.Topic, ev.Partition}
+		if ev.Phase == parser.PhaseStartedFetcher && ev.Leader >= 0 && ev.Broker >= 0 {
+			e.fetches[fetchKey{k, ev.Broker}] = fetchStart{pt, ev.Leader}
+		}
+		if ev.LeaderEpoch == parser.Unknown {
+			return
+		}
+		st := e.part(k, ev.LeaderEpoch)
+		if st == nil {
+			return
+		}
+		for i := range st.applied {
+			if st.applied[i].Src == src {
+				if pt.Time.Before(st.applied[i].Time) {
+					st.applied[i] = pt
+				}
+				return
+			}
+		}
+		st.applied = append(st.applied, pt)
+	case parser.KindISRChange:
+		if ev.Rejected || ev.Broker < 0 || ev.Topic == "" {
+			return
+		}
+		k := tp{ev.Topic, ev.Partition}
+		prev := ev.PrevISR
+		if prev == nil {
+			prev = e.isr[k]
+		}
+		for _, f := range ev.ISR {
+			if f == ev.Broker || contains(prev, f) {
+				continue
+			}
+			fs, ok := e.fetches[fetchKey{k, f}]
+			if !ok || fs.leader != ev.Broker {
+				continue
+			}
+			e.sample(Sample{Cause: fs.Point, Effect: pt,
+				What: fmt.Sprintf("broker %d started fetching %s-%d from broker %d → broker %d added it to the ISR", f, ev.Topic, ev.Partition, ev.Broker, ev.Broker)})
+			delete(e.fetches, fetchKey{k, f})
+		}
+		e.isr[k] = append(e.isr[k][:0], ev.ISR...)
+	case parser.KindBrokerLifecycle:
+		// A broker's own lines carry no controller; the controller's
+		// lines about a broker do.
+		if ev.Controller != parser.Unknown || ev.Broker < 0 {
+			return
+		}
+		switch ev.Lifecycle {
+		case parser.LifeRegistered:
+			e.life(lifeKey{ev.Broker, lifeRegistered}, pt, true)
+		case parser.LifeControlledShutdown:
+			e.life(lifeKey{ev.Broker, lifeControlledShutdown}, pt, true)
+		}
+	case parser.KindTrigger:
+		var what uint8
+		switch ev.Cause {
+		case parser.CauseBrokerStartup:
+			what = lifeRegistered
+		case parser.CauseControlledShutdown:
+			what = lifeControlledShutdown
+		default:
+			return
+		}
+		for _, b := range ev.Subjects {
+			e.life(lifeKey{b, what}, pt, false)
+		}
+	}
+}
+
+// life pairs the broker's line (cause) with the controller's (effect),
+// whichever the merge delivers first.
+func (e *Estimator) life(k lifeKey, pt Point, brokerSide bool) {
+	mine, other := e.ctrlL, e.brokerL
+	if brokerSide {
+		mine, other = e.brokerL, e.ctrlL
+	}
+	if o, ok := other[k]; ok && absDur(pt.Time.Sub(o.Time)) <= e.window() && o.Src != pt.Src {
+		delete(other, k)
+		s := Sample{Cause: o, Effect: pt, What: fmt.Sprintf(lifeWhat[k.what], k.broker)}
+		if brokerSide {
+			s.Cause, s.Effect = pt, o
+		}
+		e.sample(s)
+		return
+	}
+	if _, ok := mine[k]; ok && !brokerSide {
+		// The ZK controller writes two lines for one join; the first counts.
+		if old := mine[k]; pt.Time.Sub(old.Time) < time.Second {
+			return
+		}
+	}
+	mine[k] = pt
+}
+
+// part returns the state of k at epoch, finishing an older epoch first;
+// nil for an epoch older than the one in hand (a late line).
+func (e *Estimator) part(k tp, epoch int32) *partState {
+	st := e.parts[k]
+	switch {
+	case st == nil:
+		st = &partState{epoch: epoch}
+		e.parts[k] = st
+	case epoch > st.epoch:
+		e.finish(k, st)
+		st.epoch, st.decision, st.applied = epoch, false, st.applied[:0]
+	case epoch < st.epoch:
+		return nil
+	}
+	return st
+}
+
+func (e *Estimator) finish(k tp, st *partState) {
+	if !st.decision {
+		return
+	}
+	for _, a := range st.applied {
+		if a.Src == st.decided.Src || absDur(a.Time.Sub(st.decided.Time)) > e.window() {
+			continue
+		}
+		e.sample(Sample{Cause: st.decided, Effect: a,
+			What: fmt.Sprintf("controller %s decided %s-%d leader epoch %d → broker %s applied it", node(st.decided.Node), k.topic, k.partition, st.epoch, node(a.Node))})
+	}
+}
+
+// sample keeps the smallest deltas per (cause source, effect source).
+func (e *Estimator) sample(s Sample) {
+	if s.Cause.Src == s.Effect.Src {
+		return
+	}
+	pk := pairKey{s.Cause.Src, s.Effect.Src}
+	e.counts[pk]++
+	l := e.pairs[pk]
+	i := sort.Search(len(l), func(i int) bool { return l[i].Delta() > s.Delta() })
+	if i >= keep {
+		return
+	}
+	l = append(l, Sample{})
+	copy(l[i+1:], l[i:])
+	l[i] = s
+	if len(l) > keep {
+		l = l[:keep]
+	}
+	e.pairs[pk] = l
+}
+
+// Flush finishes the epochs still in hand; call once at the end.
+func (e *Estimator) Flush() {
+	for k, st := range e.parts {
+		e.finish(k, st)
+		st.decision, st.applied = false, st.applied[:0]
+	}
+}
+
+// count is how many pairs were seen between two sources (only the
+// smallest few are kept).
+func (e *Estimator) count(pk pairKey) int { return e.counts[pk] }
+
+func node(id int32) string {
+	if id < 0 {
+		return "?"
+	}
+	return fmt.Sprint(id)
+}
+
+func contains(l []int32, x int32) bool {
+	for _, v := range l {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
