@@ -29,11 +29,15 @@ type SourceInfo struct {
 	Events        int64    `json:"events"`
 	CutLines      int64    `json:"cut_lines"`
 	OutOfOrder    int64    `json:"out_of_order"`
-	Bytes         int64    `json:"bytes"`
-	First         *string  `json:"first"`
-	Last          *string  `json:"last"`
-	Zone          string   `json:"zone"`
-	Error         *string  `json:"error"`
+	// Reordered: events put back in time order; LateEvents: written further
+	// out of order than source.ReorderWindow, left in file order.
+	Reordered  int64   `json:"reordered"`
+	LateEvents int64   `json:"late_events"`
+	Bytes      int64   `json:"bytes"`
+	First      *string `json:"first"`
+	Last       *string `json:"last"`
+	Zone       string  `json:"zone"`
+	Error      *string `json:"error"`
 }
 
 // Describe summarises a source after reading.
@@ -43,6 +47,7 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 		Type: "source", Index: s.Index, Path: s.Path, Brokers: st.Brokers, Controllers: st.Controllers,
 		Producers: st.Producers, Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
 		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
+		Reordered: s.Reordered, LateEvents: s.LateEvents,
 		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{},
 	}
 	if m := s.Metadata; m != nil {

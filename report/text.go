@@ -11,6 +11,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -130,6 +131,12 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		}
 		if s.OutOfOrder > 0 {
 			p(" · %s out of order", humanize.Comma(s.OutOfOrder))
+			if s.Reordered > 0 {
+				p(" (%s events put back in time order)", humanize.Comma(s.Reordered))
+			}
+			if s.LateEvents > 0 {
+				p(" (%s events more than %s out of order, left in file order)", humanize.Comma(s.LateEvents), Dur(source.ReorderWindow))
+			}
 		}
 		if s.First != nil {
 			p(" · %s → %s", (*s.First)[:23], (*s.Last)[11:23])

@@ -37,6 +37,9 @@ type Source struct {
 	// Skew: how far this source's clock ran ahead; subtracted from every
 	// event's time before the merge (--skew).
 	Skew time.Duration
+	// Reordered: events put back in time order (written out of order within
+	// ReorderWindow); LateEvents: further out of order, left in file order.
+	Reordered, LateEvents int64
 }
 
 // LineReader yields lines of at most max bytes, without their line ending.
@@ -317,20 +320,31 @@ func (st *chainState) next(ctx context.Context) bool {
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
 	defer close(out)
 	batch := make([]Item, 0, batchSize)
+	send := func(it *Item) {
+		batch = append(batch, *it)
+		if len(batch) == batchSize {
+			select {
+			case out <- batch:
+			case <-ctx.Done():
+			}
+			batch = make([]Item, 0, batchSize)
+		}
+	}
+	var held reorder
+	var it Item
 	for _, s := range chain {
 		p := parser.New(s.Loc)
 		p.PathBroker = r.brokerFor(s.Path)
 		emit := func(ev *parser.Event) {
-			batch = append(batch, Item{Src: s.Index, Ev: *ev})
+			it.Src, it.Ev = s.Index, *ev
 			if s.Skew != 0 {
-				batch[len(batch)-1].Ev.Time = ev.Time.Add(-s.Skew)
+				it.Ev.Time = ev.Time.Add(-s.Skew)
 			}
-			if len(batch) == batchSize {
-				select {
-				case out <- batch:
-				case <-ctx.Done():
-				}
-				batch = make([]Item, 0, batchSize)
+			moved, late := held.push(&it, send)
+			if moved {
+				s.Reordered++
+			} else if late {
+				s.LateEvents++
 			}
 		}
 		r.readFile(ctx, s, p, emit)
@@ -340,6 +354,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 			return
 		}
 	}
+	held.flush(send)
 	if len(batch) > 0 {
 		select {
 		case out <- batch:
