@@ -73,6 +73,9 @@ type Config struct {
 	// BrokerFor names the broker a file's lines come from when they name
 	// none themselves (--broker GLOB=ID); default parser.BrokerFromPath.
 	BrokerFor func(path string) int32
+	// SkewFor gives how far a file's host clock ran ahead (--skew
+	// GLOB=OFFSET); it is subtracted from the file's event times.
+	SkewFor func(path string) time.Duration
 	// ZoneNote says where Loc came from, for the text report.
 	ZoneNote string
 	// Timeline configures the engine.
@@ -169,6 +172,7 @@ type src struct {
 	cut      int64
 	err      string
 	read     bool
+	skew     time.Duration
 }
 
 // Pipeline follows files and runs the engine over them.
@@ -375,6 +379,9 @@ func (p *Pipeline) source(path, abs string) *src {
 	if s == nil {
 		s = &src{index: len(p.srcs), path: path, abs: abs, parser: parser.New(p.locFor(path)), flushed: true}
 		s.parser.PathBroker = p.brokerFor(path)
+		if p.cfg.SkewFor != nil {
+			s.skew = p.cfg.SkewFor(path)
+		}
 		p.srcs = append(p.srcs, s)
 		p.byAbs[abs] = s
 	}
@@ -483,6 +490,11 @@ func (p *Pipeline) readBack(ctx context.Context) {
 
 // add feeds one event to the timeline.
 func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
+	if sk := p.srcs[srcIdx].skew; sk != 0 {
+		e := *ev
+		e.Time = e.Time.Add(-sk)
+		ev = &e
+	}
 	if p.cfg.Keep != nil && !p.cfg.Keep(ev) {
 		return
 	}

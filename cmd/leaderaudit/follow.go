@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/leaderaudit/leaderaudit/live"
 	"github.com/leaderaudit/leaderaudit/report"
@@ -25,6 +26,15 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 		return exitError
 	}
 	loc, zoneNote := zs.def, zs.note
+	sf, err := loadSkew(a.Skew)
+	var skewFor func(string) time.Duration
+	if err == nil {
+		skewFor, err = sf.forLive("audit --follow")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
 	for _, p := range a.Paths {
 		if p == "-" {
 			fmt.Fprintln(stderr, "leaderaudit: --follow needs file or directory paths; standard input cannot be followed")
@@ -34,7 +44,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cfg := live.Config{
-		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
+		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
 		Timeline: a.liveTimelineConfig(),
 	}
 	if f.since.IsZero() {

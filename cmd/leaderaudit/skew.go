@@ -50,6 +50,18 @@ func loadSkew(vals []string) (*skewFlags, error) {
 	return sf, nil
 }
 
+// forLive is --skew for watch and audit --follow: by hand only (auto reads
+// the logs twice, which following cannot).
+func (sf *skewFlags) forLive(cmd string) (func(string) time.Duration, error) {
+	if sf.auto {
+		return nil, fmt.Errorf("--skew auto is for a batch audit (it reads the logs twice); run leaderaudit audit --skew auto once and pass the offsets it reports to %s as --skew GLOB=OFFSET", cmd)
+	}
+	return func(p string) time.Duration {
+		r, _ := sf.byHand(p)
+		return r.offset
+	}, nil
+}
+
 // byHand gives the first rule matching p.
 func (sf *skewFlags) byHand(p string) (skewRule, bool) {
 	for _, r := range sf.rules {

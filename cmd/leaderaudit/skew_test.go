@@ -280,3 +280,17 @@ func TestSkewFlags(t *testing.T) {
 		t.Errorf("stdin with --skew auto: exit %d, %q", code, errs)
 	}
 }
+
+// Following cannot read the logs twice: --skew auto is refused with the
+// way out; offsets by hand are taken.
+func TestSkewLive(t *testing.T) {
+	sf, _ := loadSkew([]string{"auto"})
+	if _, err := sf.forLive("watch"); err == nil || !strings.Contains(err.Error(), "--skew GLOB=OFFSET") {
+		t.Errorf("auto while following: %v", err)
+	}
+	sf, _ = loadSkew([]string{"broker-2/*=+120ms"})
+	f, err := sf.forLive("watch")
+	if err != nil || f("x/broker-2/server.log") != 120*time.Millisecond || f("x/broker-1/server.log") != 0 {
+		t.Errorf("by hand while following: %v", err)
+	}
+}

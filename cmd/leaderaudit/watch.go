@@ -23,6 +23,7 @@ type WatchCmd struct {
 	Paths         []string      `arg:"" name:"path" help:"Log files or directories to follow. A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
 	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path. Default: this machine's local zone."`
 	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker, when its path does not say either: GLOB=ID, repeatable ('node-a/*=1')."`
+	Skew          []string      `name:"skew" help:"A host's clock offset, by hand: GLOB=OFFSET ('broker-2/*=+120ms': that host ran 120 ms ahead), repeatable; subtracted from its files' times (leaderaudit audit reports the offsets it estimates)."`
 	Since         string        `default:"15m" help:"Read back each file from this time before following, so the screen starts with the latest elections: relative to now (15m, 2h) or a time (RFC 3339, 'YYYY-MM-DD HH:MM:SS' in --tz)."`
 	FromStart     bool          `help:"Read every file from its first line instead of --since."`
 	Poll          bool          `help:"Poll the files instead of using inotify (NFS, some FUSE and container mounts)."`
@@ -53,13 +54,22 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	sf, err := loadSkew(w.Skew)
+	var skewFor func(string) time.Duration
+	if err == nil {
+		skewFor, err = sf.forLive("watch")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
 	loc, zoneNote := zs.def, zs.note
 	if !term.IsTerminal(stderr.Fd()) {
 		fmt.Fprintln(stderr, "leaderaudit: watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
 		return exitError
 	}
 	cfg := live.Config{
-		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
+		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
 		Timeline: (&AuditCmd{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet}).liveTimelineConfig(),
 	}
 	if !w.FromStart {
