@@ -135,6 +135,10 @@ type Parser struct {
 	}
 	rec Record
 	ev  Event
+	// prefixSeen / prefixBroker: the last collector prefix and the broker
+	// id it names (brokerOf), so a prefix is read once per run of lines.
+	prefixSeen   []byte
+	prefixBroker int32
 }
 
 type pendKind uint8

@@ -343,3 +343,27 @@ func TestBrokerFromPath(t *testing.T) {
 		}
 	}
 }
+
+// One file holding several brokers' output (docker compose logs, kubectl
+// logs --prefix, stern): a line that names no broker (broker.md §6.5
+// "Session expired.", as broker 2 wrote it in case 3) takes the broker from
+// the collector's prefix.
+func TestBrokerFromCollectorPrefix(t *testing.T) {
+	const line = "[2021-06-14 10:15:24,902] INFO [ZooKeeperClient Kafka server] Session expired. (kafka.zookeeper.ZooKeeperClient)"
+	evs := parseAll("kafka-1  | "+line, "kafka-2  | "+line, "kafka-1  | "+line, "kafka  | "+line)
+	var got []int32
+	for _, ev := range evs {
+		got = append(got, ev.Broker)
+	}
+	if len(got) != 4 || got[0] != 1 || got[1] != 2 || got[2] != 1 || got[3] != Unknown {
+		t.Fatalf("brokers %v, want [1 2 1 unknown]", got)
+	}
+	for prefix, want := range map[string]int32{
+		"kafka-2  |": 2, "[pod/kafka-0/kafka]": 0, "kafka-0 kafka": 0, "kafka_broker_3": 3,
+		"2024-03-11T20:35:28+0000 kafka-2 kafka-server-start.sh[1234]:": 2, "zookeeper-1": Unknown, "broker-12 |": 12,
+	} {
+		if got := brokerFromPrefix([]byte(prefix)); got != want {
+			t.Errorf("%q: %d, want %d", prefix, got, want)
+		}
+	}
+}

@@ -13,6 +13,18 @@ func (p *Parser) brokerOf(id int32) int32 {
 	if id != Unknown {
 		return id
 	}
+	if len(p.rec.Prefix) > 0 {
+		// One file, several brokers' output interleaved (docker compose
+		// logs, kubectl logs --prefix, stern): the collector's prefix names
+		// the container or pod each line came from.
+		if !bytes.Equal(p.rec.Prefix, p.prefixSeen) {
+			p.prefixSeen = append(p.prefixSeen[:0], p.rec.Prefix...)
+			p.prefixBroker = brokerFromPrefix(p.rec.Prefix)
+		}
+		if p.prefixBroker != Unknown {
+			return p.prefixBroker
+		}
+	}
 	if len(p.Stats.Brokers) == 1 {
 		return p.Stats.Brokers[0]
 	}
@@ -20,6 +32,19 @@ func (p *Parser) brokerOf(id int32) int32 {
 		return p.PathBroker
 	}
 	return Unknown
+}
+
+// brokerFromPrefix reads a broker id from a collector's prefix:
+// "kafka-2  |", "[pod/kafka-0/kafka]", "kafka-0 kafka", a journald
+// "host unit[pid]:" part. Unknown if none.
+func brokerFromPrefix(b []byte) int32 {
+	return BrokerFromPath(strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '[', ']', '|', ':':
+			return '/'
+		}
+		return r
+	}, string(b)))
 }
 
 // BrokerFromPath reads a broker id from a log's path, for files whose
