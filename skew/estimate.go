@@ -81,14 +81,14 @@ func (e *Estimator) Estimate(clocks []Clock) Estimate {
 	edges := map[[2]int]edge{}
 	pairs := make([]int, n)
 	for k, l := range byPair {
-		sort.Slice(l, func(i, j int) bool { return l[i].Delta() < l[j].Delta() })
+		sort.Slice(l, func(i, j int) bool { return l[i].Bound() < l[j].Bound() })
 		// One pair can be a line matched with the wrong cause; with three
 		// or more, the second smallest is the bound.
 		pick := 0
 		if len(l) >= 3 {
 			pick = 1
 		}
-		edges[k] = edge{bound: l[pick].Delta() + Tolerance, s: l[pick], n: seen[k]}
+		edges[k] = edge{bound: l[pick].Bound() + Tolerance, s: l[pick], n: seen[k]}
 		pairs[k[0]] += seen[k]
 		pairs[k[1]] += seen[k]
 	}

@@ -44,7 +44,19 @@ type Sample struct {
 	Cause, Effect Point
 	// What says what the pair is, in Kafka's words.
 	What string
+	// Slack: how far the effect may be logged before the cause although
+	// it happened after (the two lines are not the two ends of one message).
+	Slack time.Duration
 }
+
+// Bound is what the pair allows: the effect's clock minus the cause's is at
+// most this (before the timestamp tolerance).
+func (s Sample) Bound() time.Duration { return s.Delta() + s.Slack }
+
+// registrationSlack: a broker logs "Registered broker N at path" after its
+// znode exists, and the controller learns of the znode through a watch: the
+// controller's line can come first by a few milliseconds.
+const registrationSlack = 10 * time.Millisecond
 
 // Delta is effect − cause as logged: negative means the logs show the
 // effect first, which only a clock offset explains.
@@ -243,6 +255,9 @@ func (e *Estimator) life(k lifeKey, pt Point, brokerSide bool) {
 	if o, ok := other[k]; ok && absDur(pt.Time.Sub(o.Time)) <= e.window() && o.Src != pt.Src {
 		delete(other, k)
 		s := Sample{Cause: o, Effect: pt, What: fmt.Sprintf(lifeWhat[k.what], k.broker)}
+		if k.what == lifeRegistered {
+			s.Slack = registrationSlack
+		}
 		if brokerSide {
 			s.Cause, s.Effect = pt, o
 		}
@@ -296,7 +311,7 @@ func (e *Estimator) sample(s Sample) {
 	pk := pairKey{s.Cause.Src, s.Effect.Src}
 	e.counts[pk]++
 	l := e.pairs[pk]
-	i := sort.Search(len(l), func(i int) bool { return l[i].Delta() > s.Delta() })
+	i := sort.Search(len(l), func(i int) bool { return l[i].Bound() > s.Bound() })
 	if i >= keep {
 		return
 	}
