@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/leaderaudit/leaderaudit/gen"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,4 +309,79 @@ func TestReadmeSkewExample(t *testing.T) {
 	if !strings.Contains(string(readme), section) {
 		t.Errorf("README's clock-skew example is out of date; it should read:\n%s", section)
 	}
+}
+
+// shiftLog4j moves every "[yyyy-MM-dd HH:mm:ss,SSS]" timestamp of the files
+// in dir by d: a host whose clock ran d ahead.
+func shiftLog4j(t *testing.T, dir string, d time.Duration) {
+	t.Helper()
+	const layout = "2006-01-02 15:04:05,000"
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(data), "\n")
+		for i, l := range lines {
+			if len(l) > 25 && l[0] == '[' && l[24] == ']' {
+				if tm, err := time.Parse(layout, l[1:24]); err == nil {
+					lines[i] = "[" + tm.Add(d).Format(layout) + l[24:]
+				}
+			}
+		}
+		if err := os.WriteFile(f, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A generated three-broker cluster (ZooKeeper, TRACE state-change logs)
+// with broker 2's host 250 ms ahead and broker 3's 80 ms behind: as
+// logged, a broker applies a leader epoch before the controller decided it
+// in a third or more of the broker phases; with --skew auto almost none do
+// (one pair per host pair may be an outlier the bound ignores). The pairs
+// here run one way (controller → broker), so the correction is the smallest
+// that restores the order: broker 2 − broker 3 at least 290 ms (true 330).
+func TestSkewAutoOnGeneratedCluster(t *testing.T) {
+	dir := t.TempDir()
+	cfg := gen.DefaultConfig()
+	cfg.Era, cfg.Size, cfg.Seed = gen.Era2xTrace, 4<<20, 3
+	if _, err := gen.Generate(cfg, dir); err != nil {
+		t.Fatal(err)
+	}
+	shiftLog4j(t, filepath.Join(dir, "broker-2"), 250*time.Millisecond)
+	shiftLog4j(t, filepath.Join(dir, "broker-3"), -80*time.Millisecond)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*-*"))
+	early := func(set func(*AuditCmd)) (neg, total int, rs []rec) {
+		out, errs, code := auditWith(t, set, "json", paths...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		rs = records(t, out)
+		for _, e := range ofType(rs, "election") {
+			bs, _ := e["brokers"].([]any)
+			for _, b := range bs {
+				total++
+				// More than the 2 ms the estimate allows for millisecond stamps.
+				if d, ok := b.(map[string]any)["since_decided_ms"].(float64); ok && d < -2 {
+					neg++
+				}
+			}
+		}
+		return neg, total, rs
+	}
+	neg, total, _ := early(nil)
+	if total < 100 || neg*3 < total {
+		t.Fatalf("as logged: %d of %d broker phases before the decision; the shift should show", neg, total)
+	}
+	neg, total, rs := early(func(a *AuditCmd) { a.Skew = []string{"auto"} })
+	if neg*50 > total {
+		t.Fatalf("--skew auto: still %d of %d broker phases before the decision", neg, total)
+	}
+	off2, off3 := skewOf(t, rs, "broker 2")["offset_ms"].(float64), skewOf(t, rs, "broker 3")["offset_ms"].(float64)
+	if d := off2 - off3; d < 290 || d > 345 {
+		t.Errorf("broker 2 − broker 3 estimated %v ms, true 330 ms", d)
+	}
+	t.Logf("after --skew auto: %d of %d phases before the decision; broker 2 %+v ms, broker 3 %+v ms", neg, total, off2, off3)
 }
