@@ -30,6 +30,9 @@ type SkewEvidence struct {
 	Cause   string `json:"cause"`  // file:line time
 	Effect  string `json:"effect"` // file:line time
 	DeltaMs int64  `json:"delta_ms"`
+	// The same places, for verdict evidence.
+	CauseFile, EffectFile string `json:"-"`
+	CauseLine, EffectLine int64  `json:"-"`
 }
 
 // SkewRecords turns an estimate into records; name gives a source's path,
@@ -70,7 +73,8 @@ func skewEvidence(s skew.Sample, name func(int) string, loc *time.Location) Skew
 	pt := func(p skew.Point) string {
 		return fmt.Sprintf("%s:%d %s", name(p.Src), p.Line, p.Time.In(loc).Format("2006-01-02 15:04:05.000"))
 	}
-	return SkewEvidence{What: s.What, Cause: pt(s.Cause), Effect: pt(s.Effect), DeltaMs: s.Delta().Milliseconds()}
+	return SkewEvidence{What: s.What, Cause: pt(s.Cause), Effect: pt(s.Effect), DeltaMs: s.Delta().Milliseconds(),
+		CauseFile: name(s.Cause.Src), CauseLine: s.Cause.Line, EffectFile: name(s.Effect.Src), EffectLine: s.Effect.Line}
 }
 
 // writeSkew renders the "Clock skew" section.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -298,6 +299,8 @@ func (s *spanSet) add(t time.Time) {
 // safe for concurrent use: the timeline calls it from one goroutine.
 type Analyzer struct {
 	cfg Config
+	// skew: the clock offsets of this audit (SetClockSkew).
+	skew []report.ClockSkew
 
 	episodes, transitions, moved, bursts int64
 	first, last                          time.Time

@@ -83,6 +83,7 @@ func (a *Analyzer) Finish(tl *timeline.Timeline, path func(src int) string, sour
 	f.offlineWindows()
 	f.coordinators()
 	f.controllerChurn()
+	f.clockSkew()
 	f.capabilities()
 
 	sort.SliceStable(f.out, func(i, j int) bool {

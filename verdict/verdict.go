@@ -90,13 +90,14 @@ const (
 	CodeCoordinatorMoved = "coordinator-moved"
 	CodeControllerChurn  = "controller-churn"
 	CodeCapability       = "capability"
+	CodeClockSkew        = "clock-skew"
 )
 
 // Codes lists every finding code in report order (within one severity).
 var Codes = []string{
 	CodeUnclean, CodeOfflineWindow, CodeRetryBudget, CodeLossRiskAcks, CodeUnstableBroker,
 	CodeFlapping, CodeControllerChurn, CodeSlowElection, CodeNoRetries, CodeReordering,
-	CodeStaleMetadata, CodeNotAReplica, CodeCoordinatorMoved, CodeCapability,
+	CodeStaleMetadata, CodeNotAReplica, CodeClockSkew, CodeCoordinatorMoved, CodeCapability,
 }
 
 // Evidence is one log line a finding rests on.

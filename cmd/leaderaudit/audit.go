@@ -340,6 +340,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			facts = append(facts, verdict.Facts(s, report.Kind(s), report.EraName(&s.Stats)))
 		}
 	}
+	an.SetClockSkew(skews)
 	findings := an.Finish(tl, func(i int) string { return report.Clean(rd.Sources[i].Path) }, facts)
 	cfg := tl.Config()
 	if jw != nil {

@@ -115,6 +115,15 @@ func TestSkewEstimatedNotApplied(t *testing.T) {
 			t.Errorf("%s moved: %v", c, r)
 		}
 	}
+	var warned bool
+	for _, f := range ofType(rs, "finding") {
+		if f["code"] == "clock-skew" {
+			warned = f["severity"] == "warning" && f["subject"] == "broker 2" && strings.Contains(f["message"].(string), "not corrected")
+		}
+	}
+	if !warned {
+		t.Error("no clock-skew warning for broker 2 (uncorrected)")
+	}
 	// Broker 2's registration (10:15:25.051 true time) is logged 105 ms
 	// after the controller saw it join (10:15:25.066).
 	reg, joined := eventTime(t, rs, 2, "registered"), eventTime(t, rs, 2, "broker_startup")
@@ -155,6 +164,19 @@ func TestSkewAutoRebuildsTheIncident(t *testing.T) {
 	if b2 := skewOf(t, g, "broker 2"); b2["applied"] != true {
 		t.Fatalf("not applied: %v", b2)
 	}
+	var skewFindings []rec
+	var rest []rec
+	for _, r := range g {
+		if r["type"] == "finding" && r["code"] == "clock-skew" {
+			skewFindings = append(skewFindings, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	if len(skewFindings) != 1 || skewFindings[0]["severity"] != "info" || skewFindings[0]["subject"] != "broker 2" {
+		t.Fatalf("clock-skew findings %v, want one info for broker 2 (corrected)", skewFindings)
+	}
+	g = rest
 	for _, typ := range []string{"election", "producer_error", "burst", "finding", "broker_event", "isr_change", "truncation"} {
 		we, ge := ofType(w, typ), ofType(g, typ)
 		if len(we) != len(ge) {
