@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/leaderaudit/leaderaudit/live"
 	"github.com/leaderaudit/leaderaudit/report"
@@ -26,11 +25,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 		return exitError
 	}
 	loc, zoneNote := zs.def, zs.note
-	sf, err := loadSkew(a.Skew)
-	var skewFor func(string) time.Duration
-	if err == nil {
-		skewFor, err = sf.forLive("audit --follow")
-	}
+	skewFor, err := liveSkew(a.Skew, "audit --follow")
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError

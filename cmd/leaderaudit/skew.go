@@ -50,6 +50,15 @@ func loadSkew(vals []string) (*skewFlags, error) {
 	return sf, nil
 }
 
+// liveSkew reads --skew for watch and audit --follow (cmd names which).
+func liveSkew(vals []string, cmd string) (func(string) time.Duration, error) {
+	sf, err := loadSkew(vals)
+	if err != nil {
+		return nil, err
+	}
+	return sf.forLive(cmd)
+}
+
 // forLive is --skew for watch and audit --follow: by hand only (auto reads
 // the logs twice, which following cannot).
 func (sf *skewFlags) forLive(cmd string) (func(string) time.Duration, error) {

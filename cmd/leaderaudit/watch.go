@@ -54,11 +54,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
-	sf, err := loadSkew(w.Skew)
-	var skewFor func(string) time.Duration
-	if err == nil {
-		skewFor, err = sf.forLive("watch")
-	}
+	skewFor, err := liveSkew(w.Skew, "watch")
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
