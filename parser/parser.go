@@ -44,10 +44,12 @@ type Stats struct {
 	Unparsed int64
 	// Events: events emitted.
 	Events     int64
-	CutLines   int64 // lines longer than the reader's limit, cut
-	OutOfOrder int64 // records whose time went backwards within the source
-	Levels     uint8 // bit per Level
-	Layouts    uint8 // bit per Layout
+	CutLines   int64  // lines longer than the reader's limit, cut
+	OutOfOrder int64  // records whose time went backwards within the source
+	Levels     uint8  // bit per Level
+	Layouts    uint16 // bit per Layout
+	// Collectors: bit per Collector whose prefix was seen (CollectorNames).
+	Collectors uint16
 	Eras       Era
 	HasZone    bool
 	First      time.Time
@@ -135,6 +137,9 @@ type Parser struct {
 	}
 	rec Record
 	ev  Event
+	// held: sarama retries waiting for the lines that name their attempt
+	// and new leader (goclient.go).
+	held []Event
 }
 
 type pendKind uint8
@@ -191,6 +196,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
 	p.finishPending()
+	p.flushHeld()
 	if p.haveMax {
 		p.Stats.Last = p.maxRec.When()
 	}
@@ -259,6 +265,7 @@ func (p *Parser) record(line []byte) {
 	p.Stats.Records++
 	p.Stats.Levels |= 1 << r.Level
 	p.Stats.Layouts |= 1 << r.Layout
+	p.Stats.Collectors |= r.Collectors
 	if r.HasZone {
 		p.Stats.HasZone = true
 	}
@@ -269,9 +276,15 @@ func (p *Parser) record(line []byte) {
 	if k < p.lastKey {
 		p.Stats.OutOfOrder++
 	} else {
-		p.maxRec, p.haveMax = *r, true
+		// Only the time is needed later; copying the whole Record on
+		// every line showed in the noise benchmark.
+		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = r.Time, r.st, r.loc, r.lazy
+		p.haveMax = true
 	}
 	p.lastKey = k
+	if len(p.held) > 0 && (r.Layout != LayoutSarama || !saramaSeq(r.Msg)) {
+		p.flushHeld()
+	}
 	p.dispatch(line, true)
 }
 
@@ -279,6 +292,13 @@ func (p *Parser) record(line []byte) {
 // false when a held record is being finished.
 func (p *Parser) dispatch(line []byte, first bool) {
 	r := &p.rec
+	if r.Layout >= LayoutSarama {
+		if first {
+			p.Stats.ByLogger[lgNone]++
+		}
+		p.goClient()
+		return
+	}
 	lg := loggerClass(r.Logger)
 	if first {
 		p.Stats.ByLogger[lg]++
