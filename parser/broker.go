@@ -99,7 +99,10 @@ func parsePrefix(m []byte) (prefix, []byte) {
 			return pf, rest
 		case bytes.HasPrefix(in, []byte("RaftManager ")):
 			pf.quorumNode = true
+			// "[RaftManager id=N]" (3.0–3.2), "[RaftManager nodeId=N]" (3.3+).
 			if v, ok := intAfter(in, "id="); ok {
+				pf.id = int32(v)
+			} else if v, ok := intAfter(in, "nodeId="); ok {
 				pf.id = int32(v)
 			}
 		default:

@@ -190,6 +190,21 @@ func (p *Parser) noteProducer(cid string) {
 	}
 }
 
+// noteClient records a client id of a line that is not a producer's.
+func (p *Parser) noteClient(cid string) {
+	if cid == "" {
+		return
+	}
+	for _, x := range p.Stats.Clients {
+		if x == cid {
+			return
+		}
+	}
+	if len(p.Stats.Clients) < 64 {
+		p.Stats.Clients = append(p.Stats.Clients, cid)
+	}
+}
+
 func (p *Parser) noteErrorEra(e string) {
 	switch e {
 	case "NOT_LEADER_OR_FOLLOWER":

@@ -60,6 +60,9 @@ type Stats struct {
 	Controllers []int32
 	// Producers: client ids seen.
 	Producers []string
+	// Clients: client ids of other client lines (consumers, KafkaJS,
+	// librdkafka instance names), for source identity.
+	Clients []string
 	// UnparsedSamples: the first few unparsed lines, for diagnostics.
 	UnparsedSamples []string
 	// ByLogger counts records by the kind of logger that wrote them.
@@ -229,6 +232,13 @@ func (p *Parser) continuation(line []byte) {
 		return
 	}
 	p.Stats.Continuations++
+	if len(line) > 13 && line[1] == 'b' && line[0] == '\t' && len(p.Stats.Brokers) == 0 && bytes.HasPrefix(line, []byte("\tbroker.id = ")) {
+		// The broker's "KafkaConfig values:" dump names it even when no
+		// leadership line does (040, a broker's stdout).
+		if v, ok := intAfter(line, "= "); ok {
+			p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
+		}
+	}
 	switch p.pend.kind {
 	case pendNone:
 		return
@@ -352,6 +362,13 @@ func (p *Parser) dispatch(line []byte, first bool) {
 				return
 			}
 		}
+		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
+			// KafkaJS names its client in every line (049).
+			p.noteClient(string(r.Thread))
+		}
+		if len(p.Stats.Brokers) == 0 {
+			p.brokerIdentity()
+		}
 		if brokerInternal(r.Logger) {
 			// The broker's own noise (kafka.*, ZooKeeper): no producer
 			// failure is logged there, so skip the scans below.
@@ -368,6 +385,37 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		if len(r.Logger) == 0 && (bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error"))) {
 			p.sender()
 		}
+	}
+}
+
+// brokerIdentity finds the broker id in the broker-to-controller channel's
+// prefix or thread name, which a server.log with no leadership line still
+// carries: "[BrokerToControllerChannelManager id=101 name=heartbeat]",
+// "[broker-101-to-controller-heartbeat-channel-manager]: " (046), thread
+// "BrokerToControllerChannelManager broker=78001 name=alterIsr" (048).
+func (p *Parser) brokerIdentity() {
+	r := &p.rec
+	var s []byte
+	switch {
+	case bytes.HasPrefix(r.Msg, []byte("[BrokerToControllerChannelManager ")):
+		s = r.Msg[:min(len(r.Msg), 80)]
+	case bytes.HasPrefix(r.Thread, []byte("BrokerToControllerChannelManager ")):
+		s = r.Thread
+	case bytes.HasPrefix(r.Msg, []byte("[broker-")):
+		if v, rest, ok := leadingInt(r.Msg[len("[broker-"):]); ok && bytes.HasPrefix(rest, []byte("-to-controller")) {
+			p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
+		}
+		return
+	default:
+		return
+	}
+	if e := bytes.IndexByte(s, ']'); e > 0 {
+		s = s[:e]
+	}
+	if v, ok := intAfter(s, " id="); ok {
+		p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
+	} else if v, ok := intAfter(s, " broker="); ok {
+		p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
 	}
 }
 
