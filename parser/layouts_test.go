@@ -250,3 +250,30 @@ func eraNames(e Era) []string {
 	}
 	return out
 }
+
+// JSON layouts whose time is an epoch number. Neither formats file shows
+// one, so these are real lines found with the code index: a log4j2
+// JSONLayout line from a Corda node's README ("You can end up getting log
+// feeds in json that look something like this"), and a Logback 1.3+
+// JsonEncoder line of Kafka's NetworkClient from an observability
+// workshop's README.
+func TestJSONEpochLayouts(t *testing.T) {
+	for _, c := range []struct {
+		line, time, logger, thread, msg string
+	}{
+		{`{"instant":{"epochSecond":1612369055,"nanoOfSecond":12000000},"thread":"main","level":"INFO","loggerName":"net.corda.node.internal.Node","message":"Vendor: Corda Open Source","endOfBatch":true,"loggerFqcn":"org.apache.logging.slf4j.Log4jLogger","threadId":1,"threadPriority":5}`,
+			"2021-02-03 16:17:35.012", "net.corda.node.internal.Node", "main", "Vendor: Corda Open Source"},
+		{`{"sequenceNumber":0,"timestamp":1719910676210,"nanoseconds":210150314,"level":"INFO","threadName":"kafka-binder-health-1","loggerName":"org.apache.kafka.clients.NetworkClient","context":{"name":"default","birthdate":1719907122576,"properties":{"applicationName":"easypay-service","instance":"easypay-service:9a2ac3f0-c41e-4fcd-8688-123993f1d5db"}},"mdc": {"trace_id":"8b277041692baa8167de5c67977d6571","trace_flags":"01","span_id":"13ff9e44be450b8e"},"message":"[Consumer clientId=consumer-null-1, groupId=null] Node -1 disconnected.","throwable":null}`,
+			"2024-07-02 08:57:56.210", "org.apache.kafka.clients.NetworkClient", "kafka-binder-health-1", "[Consumer clientId=consumer-null-1, groupId=null] Node -1 disconnected."},
+	} {
+		var r Record
+		if !ParseHeader([]byte(c.line), time.UTC, &r) {
+			t.Errorf("not recognised: %s", c.line)
+			continue
+		}
+		got := []string{r.Time.UTC().Format("2006-01-02 15:04:05.000"), string(r.Logger), string(r.Thread), string(r.Msg)}
+		if want := []string{c.time, c.logger, c.thread, c.msg}; !reflect.DeepEqual(got, want) || r.Layout != LayoutJSON || !r.HasZone {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
