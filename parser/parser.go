@@ -89,7 +89,8 @@ const (
 	LoggerFetcher     = lgFetcher
 	LoggerLog         = lgLog
 	LoggerCoordinator = lgCoordinator
-	NumLoggerKinds    = lgCoordinator + 1
+	LoggerGoClient    = lgGoClient
+	NumLoggerKinds    = lgGoClient + 1
 )
 
 func addID(ids []int32, id int32) []int32 {
@@ -302,13 +303,6 @@ func (p *Parser) record(line []byte) {
 // false when a held record is being finished.
 func (p *Parser) dispatch(line []byte, first bool) {
 	r := &p.rec
-	if r.Layout >= LayoutSarama {
-		if first {
-			p.Stats.ByLogger[lgNone]++
-		}
-		p.goClient()
-		return
-	}
 	lg := loggerClass(r.Logger)
 	if first {
 		p.Stats.ByLogger[lg]++
@@ -351,6 +345,8 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		p.clientFailure()
 	case lgLibrdkafka:
 		p.librdkafka()
+	case lgGoClient:
+		p.goClient()
 	case lgConsumer:
 		p.consumer()
 	default:
@@ -496,6 +492,7 @@ const (
 	lgFetcher     // kafka.server.ReplicaFetcherThread
 	lgLog         // kafka.log.Log / UnifiedLog / LocalLog
 	lgCoordinator // kafka.coordinator.group.*
+	lgGoClient    // sarama, franz-go, kafka-go: the layout names the logger
 )
 
 // brokerInternal: loggers of broker internals that never carry a
@@ -559,6 +556,8 @@ func loggerClass(lg []byte) loggerKind {
 		return lgAppInfo
 	case "ErrorLoggingCallback", "LoggingProducerListener", "KafkaTemplate":
 		return lgClientCallback
+	case "sarama", "franz-go", "kafka-go":
+		return lgGoClient
 	case "REQERR", "LEADERUA", "MSGSET", "FAIL", "PARTCNT", "METADATA", "BROKERUA":
 		return lgLibrdkafka
 	case "AbstractCoordinator", "ConsumerCoordinator", "ConsumerRebalanceListenerInvoker", "Fetcher", "FetchCollector",
