@@ -454,19 +454,31 @@ func connectContext(m, logger []byte) (ctx, msg []byte) {
 	if len(m) < 8 || m[0] != '[' || bytes.HasPrefix(logger, []byte("kafka.")) || bytes.HasPrefix(logger, []byte("state.")) {
 		return nil, m
 	}
-	e := bytes.IndexByte(m[:min(len(m), 256)], ']')
-	if e < 4 || e+1 >= len(m) || m[e+1] != ' ' {
-		return nil, m
+	// A byte loop that stops at the first space: the client prefixes
+	// ("[Producer clientId=", "[Consumer ") end it within a few bytes,
+	// where two IndexByte calls cost more. Connector names with spaces
+	// are not recognised.
+	bar := -1
+	for i := 1; i < len(m) && i < 256; i++ {
+		switch m[i] {
+		case '|':
+			if bar < 0 {
+				bar = i
+			}
+		case ' ':
+			return nil, m
+		case ']':
+			if bar < 2 || i+1 >= len(m) || m[i+1] != ' ' {
+				return nil, m
+			}
+			scope := m[bar+1 : i]
+			if !bytes.HasPrefix(scope, []byte("task-")) && !bytes.HasPrefix(scope, []byte("worker")) {
+				return nil, m
+			}
+			return m[1:i], m[i+2:]
+		}
 	}
-	bar := bytes.IndexByte(m[1:e], '|')
-	if bar <= 0 {
-		return nil, m
-	}
-	scope := m[bar+2 : e]
-	if !bytes.HasPrefix(scope, []byte("task-")) && !bytes.HasPrefix(scope, []byte("worker")) {
-		return nil, m
-	}
-	return m[1:e], m[e+2:]
+	return nil, m
 }
 
 // Lines that start with a digit: Strimzi / log4j without brackets, Spring

@@ -362,7 +362,8 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			// KafkaJS names its client in every line (049).
 			p.noteClient(string(r.Thread))
 		}
-		if len(p.Stats.Brokers) == 0 {
+		if len(p.Stats.Brokers) == 0 && (len(r.Msg) > 1 && r.Msg[1]|0x20 == 'b' || len(r.Thread) > 0 && r.Thread[0] == 'B') {
+			// Only "[Broker…"/"[broker-…" messages and "BrokerTo…" threads.
 			p.brokerIdentity()
 		}
 		if brokerInternal(r.Logger) {
