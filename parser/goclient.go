@@ -353,7 +353,8 @@ func kvValue(kv []byte, key string) ([]byte, bool) {
 
 // kafka-go: Writer "error writing messages to %s (partition %d, attempt %d): %s"
 // (v0.4.43+; without ", attempt %d" before), Reader "failed to read from
-// current broker for partition %d of %s at offset %d: %v".
+// current broker for partition %d of %s at offset %d: %v" (older readers:
+// "..., not the leader").
 func (p *Parser) kafkaGo() {
 	s := p.rec.Msg
 	switch {
@@ -391,6 +392,11 @@ func (p *Parser) kafkaGo() {
 		if !ok || o < 0 || a < o+4 || !validTopic(rest[o+4:a]) {
 			return
 		}
-		p.goFetchError(string(rest[o+4:a]), int32(part), errorName(rest[a:]), s)
+		errName := errorName(rest[a:])
+		if errName == "" && bytes.HasSuffix(rest, []byte(", not the leader")) {
+			// Before ": %v" (v0.2-era reader.go) the reason was spelled out.
+			errName = "NOT_LEADER_FOR_PARTITION"
+		}
+		p.goFetchError(string(rest[o+4:a]), int32(part), errName, s)
 	}
 }
