@@ -149,8 +149,9 @@ func (p *Parser) sarama() {
 				ev.Leader = int32(v)
 			}
 		}
-	case bytes.HasPrefix(s, []byte("producer/broker/")), bytes.HasPrefix(s, []byte("producer/flusher/")):
+	case bytes.HasPrefix(s, []byte("producer/broker/")), bytes.HasPrefix(s, []byte("producer/flusher")):
 		// "producer/broker/%d state change to [retrying] on %s/%d because %v"
+		// (older releases: "producer/flusher/%d ..." and "producer/flusher ...")
 		i := bytes.Index(s, []byte(" state change to [retrying] on "))
 		if i < 0 {
 			return
