@@ -363,7 +363,6 @@ func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {
 		if parseSyslog(line, loc, r, depth) {
 			return true
 		}
-		*r = Record{}
 	}
 	if depth > 0 {
 		return false
@@ -547,7 +546,7 @@ func parseStampPrefix(line []byte, loc *time.Location, r *Record, depth int, st 
 	if j >= len(line) {
 		return false
 	}
-	if hasZone && line[10] == 'T' {
+	if hasZone {
 		ct := ctime{st: st, off: off, zone: true}
 		// kubectl logs --timestamps: "2024-03-11T20:35:28.207123456Z <line>".
 		if parseInner(line[j:], loc, r, &ct, depth) {
