@@ -63,3 +63,46 @@ func TestNoiseDoesNotAllocate(t *testing.T) {
 		t.Errorf("noise lines allocate %.1f times per pass", allocs)
 	}
 }
+
+// The same noise behind collector prefixes (kubectl --timestamps, --prefix,
+// docker-compose, journald, syslog) and Go clients' lines that are no
+// leader move.
+var wrappedNoiseLines = [][]byte{
+	[]byte(`2024-09-30T12:00:01.311123456Z [2024-09-30 12:00:01,311] INFO [Log partition=orders-3, dir=/var/lib/kafka] Rolled new log segment at offset 55012 in 3 ms. (kafka.log.Log)`),
+	[]byte(`[pod/kafka-0/kafka] [2024-09-30 12:00:01,312] INFO [GroupCoordinator 1]: Preparing to rebalance group orders-consumer in state PreparingRebalance with old generation 12 (__consumer_offsets-21) (reason: Adding new member) (kafka.coordinator.group.GroupCoordinator)`),
+	[]byte(`kafka-1  | [2024-09-30 12:00:01,313] INFO [LocalLog partition=orders-7, dir=/var/lib/kafka] Deleting segment files LogSegment(baseOffset=0, size=1048576) (kafka.log.LocalLog$)`),
+	[]byte(`2024-09-30T12:00:01+0000 broker1 kafka-server-start.sh[1234]: [2024-09-30 12:00:01,311] INFO [Log partition=orders-3, dir=/var/lib/kafka] Rolled new log segment at offset 55012 in 3 ms. (kafka.log.Log)`),
+	[]byte(`Sep 30 12:00:01 broker1 kafka[1234]: [2024-09-30 12:00:01,311] INFO [Log partition=orders-3, dir=/var/lib/kafka] Rolled new log segment at offset 55012 in 3 ms. (kafka.log.Log)`),
+	[]byte(`[Sarama] 2024/09/30 12:00:01 producer/broker/1 starting up`),
+	[]byte(`2024-09-30T12:00:01.311Z [INFO] metadata update triggered; why: produce request had retry batches`),
+}
+
+func BenchmarkWrappedNoise(b *testing.B) { benchLines(b, wrappedNoiseLines) }
+
+func BenchmarkGoClients(b *testing.B) {
+	benchLines(b, [][]byte{
+		[]byte(`[Sarama] 2024/03/11 20:35:28 producer/broker/1 state change to [retrying] on orders/3 because kafka server: Tried to send a message to a replica that is not the leader for some partition. Your metadata is out of date`),
+		[]byte(`[Sarama] 2024/03/11 20:35:28 producer/leader/orders/3 selected broker 2`),
+		[]byte(`2024-03-11T20:35:28.207Z error writing messages to orders (partition 3, attempt 2): [6] Not Leader For Partition: the client attempted to send messages to a replica that is not the leader for some partition, the client's metadata are likely out of date`),
+	})
+}
+
+func TestWrappedNoiseDoesNotAllocate(t *testing.T) {
+	p := New(time.UTC)
+	emit := func(*Event) {}
+	for _, l := range wrappedNoiseLines {
+		var r Record
+		if !ParseHeader(l, time.UTC, &r) {
+			t.Fatalf("not a record: %s", l)
+		}
+		p.Line(l, emit)
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		for _, l := range wrappedNoiseLines {
+			p.Line(l, emit)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("wrapped noise lines allocate %.1f times per pass", allocs)
+	}
+}

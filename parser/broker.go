@@ -33,6 +33,26 @@ var (
 	bControllerID = []byte("Controller id=")
 )
 
+// afterPrefix is the message parsePrefix leaves after the component
+// prefix, without reading the prefix.
+func afterPrefix(m []byte) []byte {
+	if len(m) == 0 || m[0] != '[' {
+		return m
+	}
+	e := bytes.IndexByte(m, ']')
+	if e < 0 {
+		return m
+	}
+	rest := m[e+1:]
+	if len(rest) > 0 && (rest[0] == ':' || rest[0] == ',') {
+		rest = rest[1:]
+	}
+	if len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	return rest
+}
+
 // parsePrefix strips the component prefix Kafka puts inside %m (broker.md
 // §1.5) and reports what it says.
 func parsePrefix(m []byte) (prefix, []byte) {
@@ -99,7 +119,10 @@ func parsePrefix(m []byte) (prefix, []byte) {
 			return pf, rest
 		case bytes.HasPrefix(in, []byte("RaftManager ")):
 			pf.quorumNode = true
+			// "[RaftManager id=N]" (3.0–3.2), "[RaftManager nodeId=N]" (3.3+).
 			if v, ok := intAfter(in, "id="); ok {
+				pf.id = int32(v)
+			} else if v, ok := intAfter(in, "nodeId="); ok {
 				pf.id = int32(v)
 			}
 		default:
@@ -212,13 +235,17 @@ func (p *Parser) broker(lg loggerKind) bool {
 	r := &p.rec
 	// The busiest loggers of a server.log say little that matters: look
 	// for the few words that do before parsing anything.
+	// Every rule for these loggers matches the start of the message after
+	// the component prefix (truncation, coordinator), so look there instead
+	// of searching the whole line.
 	switch lg {
 	case lgLog, lgFetcher:
-		if !bytes.Contains(r.Msg, []byte("runcat")) {
+		if s := afterPrefix(r.Msg); !bytes.HasPrefix(s, []byte("Truncat")) && !bytes.HasPrefix(s, []byte("Exiting because log truncation")) {
 			return true
 		}
 	case lgCoordinator:
-		if !bytes.Contains(r.Msg, []byte("group coordinator for partition")) {
+		if s := afterPrefix(r.Msg); !bytes.HasPrefix(s, []byte("Elected as the group coordinator for partition ")) &&
+			!bytes.HasPrefix(s, []byte("Resigned as the group coordinator for partition ")) {
 			return true
 		}
 	}

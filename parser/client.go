@@ -59,6 +59,32 @@ func errorName(exc []byte) string {
 		return "NOT_LEADER_FOR_PARTITION"
 	case bytes.Contains(exc, []byte("in the middle of a leadership election")):
 		return "LEADER_NOT_AVAILABLE"
+	// sarama's KError texts (errors.go).
+	case bytes.Contains(exc, []byte("not the leader for some partition")):
+		return "NOT_LEADER_FOR_PARTITION"
+	case bytes.Contains(exc, []byte("In the middle of a leadership election")):
+		return "LEADER_NOT_AVAILABLE"
+	case bytes.Contains(exc, []byte("Messages are written to the log, but to fewer in-sync replicas")):
+		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	case bytes.Contains(exc, []byte("Messages are rejected since there are fewer in-sync replicas")):
+		return "NOT_ENOUGH_REPLICAS"
+	// kafka-go's "[6] Not Leader For Partition: ..." (error.go Title()).
+	case bytes.Contains(exc, []byte("] Not Leader For Partition")):
+		return "NOT_LEADER_FOR_PARTITION"
+	case bytes.Contains(exc, []byte("] Leader Not Available")):
+		return "LEADER_NOT_AVAILABLE"
+	case bytes.Contains(exc, []byte("] Not Enough Replicas After Append")):
+		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	case bytes.Contains(exc, []byte("] Not Enough Replicas")):
+		return "NOT_ENOUGH_REPLICAS"
+	}
+	// The Errors enum name itself (franz-go's kerr "NOT_LEADER_FOR_PARTITION:
+	// This server ...", Java "Error: NOT_LEADER_OR_FOLLOWER").
+	for _, n := range [...]string{"NOT_LEADER_OR_FOLLOWER", "NOT_LEADER_FOR_PARTITION", "LEADER_NOT_AVAILABLE",
+		"NOT_ENOUGH_REPLICAS_AFTER_APPEND", "NOT_ENOUGH_REPLICAS", "FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH"} {
+		if bytes.Contains(exc, []byte(n)) {
+			return n
+		}
 	}
 	return ""
 }
@@ -101,6 +127,10 @@ func (p *Parser) sender() bool {
 		ev := p.start(KindProducerError)
 		ev.ClientID = cid
 		ev.Topic, ev.Partition = t, part
+		if len(r.Context) > 0 {
+			// Kafka Connect: which connector task's producer.
+			ev.Text = string(r.Context)
+		}
 		ev.CorrelationID, _ = intAfter(s, "correlation id ")
 		if v, ok := intAfter(s, "retrying ("); ok {
 			ev.AttemptsLeft = v
@@ -157,6 +187,21 @@ func (p *Parser) noteProducer(cid string) {
 	}
 	if len(p.Stats.Producers) < 64 {
 		p.Stats.Producers = append(p.Stats.Producers, cid)
+	}
+}
+
+// noteClient records a client id of a line that is not a producer's.
+func (p *Parser) noteClient(cid string) {
+	if cid == "" {
+		return
+	}
+	for _, x := range p.Stats.Clients {
+		if x == cid {
+			return
+		}
+	}
+	if len(p.Stats.Clients) < 64 {
+		p.Stats.Clients = append(p.Stats.Clients, cid)
 	}
 }
 

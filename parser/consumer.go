@@ -77,6 +77,7 @@ func (p *Parser) consumer() bool {
 	default:
 		return true
 	}
+	p.noteClient(client)
 	ev := p.start(KindConsumer)
 	ev.Consumer = kind
 	ev.ClientID = client

@@ -728,6 +728,11 @@ func (p *Parser) quorumLine(pf prefix, s []byte) bool {
 	if v, ok := intAfter(s, "epoch="); ok {
 		ev.ControllerEpoch = int32(v)
 	}
+	if ev.Controller != Unknown && ev.Controller == pf.id {
+		// The node's own Raft state: only a voter becomes leader, so the
+		// file is a controller's (045).
+		p.Stats.Controllers = addID(p.Stats.Controllers, pf.id)
+	}
 	p.send()
 	return true
 }

@@ -218,7 +218,10 @@ type Event struct {
 	LeaderEpoch int32
 	Leader      int32
 	// PrevLeader is set only where a line states the old leader outright
-	// (KRaft "leader: 1 -> 2", "Current leader 2 for partition ...").
+	// (KRaft "leader: 1 -> 2", "Current leader 2 for partition ...", a
+	// sarama producer "abandoning broker 1"). On a producer error, Leader
+	// is the broker the client moved to where it says so (sarama
+	// "selected broker 2").
 	PrevLeader int32
 	ISR        []int32
 	Replicas   []int32
@@ -241,7 +244,10 @@ type Event struct {
 	ClientID     string
 	Error        string // NOT_LEADER_OR_FOLLOWER, NOT_LEADER_FOR_PARTITION, LEADER_NOT_AVAILABLE, ...
 	AttemptsLeft int64
-	Final        bool // the send failed for good (callback / listener), not a retry
+	// Attempt: which retry this is, where the client counts up instead of
+	// down (sarama "[retrying-N]", kafka-go "attempt N"); 0 when not said.
+	Attempt int64
+	Final   bool // the send failed for good (callback / listener), not a retry
 	// TopicOnly: a final failure that named the topic but not the partition.
 	TopicOnly bool
 	Config    map[string]string

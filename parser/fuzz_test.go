@@ -29,6 +29,14 @@ func seedLines(f *testing.F, maxPerFile int) {
 	for _, c := range lineCases {
 		f.Add([]byte(c.line))
 	}
+	for _, c := range goClientCases {
+		for _, l := range c.lines {
+			f.Add([]byte(l))
+		}
+	}
+	for _, c := range collectorCases {
+		f.Add([]byte(c.line))
+	}
 }
 
 // FuzzLine: any bytes, fed as lines, never panic, and events are sane.

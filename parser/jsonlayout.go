@@ -51,16 +51,25 @@ func parseJSON(line []byte, loc *time.Location, r *Record) bool {
 	}
 	msg := get(jsonMsgKeys)
 	ts := get(jsonTimeKeys)
-	if msg == "" && ts == "" {
-		return false
-	}
-	t, n, ok := parseStamp([]byte(ts), loc)
-	if !ok {
-		return false
-	}
-	if off, _, ok := parseOffset([]byte(ts[n:])); ok {
-		t = withOffset(t, off)
+	var t time.Time
+	if ts == "" {
+		// Epoch numbers: log4j2 JSONLayout's "instant" object (or
+		// "timeMillis"), Logback 1.3+ JsonEncoder's "timestamp" millis.
+		var ok bool
+		if t, ok = jsonEpoch(m); !ok {
+			return false
+		}
 		r.HasZone = true
+	} else {
+		var n int
+		var ok bool
+		if t, n, ok = parseStamp([]byte(ts), loc); !ok {
+			return false
+		}
+		if off, _, ok := parseOffset([]byte(ts[n:])); ok {
+			t = withOffset(t, off)
+			r.HasZone = true
+		}
 	}
 	lv, _ := parseLevel([]byte(strings.ToUpper(get(jsonLevelKeys))))
 	if lv == LevelNone {
@@ -71,9 +80,45 @@ func parseJSON(line []byte, loc *time.Location, r *Record) bool {
 	r.Thread = []byte(get(jsonThreadKeys))
 	r.Msg = []byte(strings.TrimRight(msg, "\r\n"))
 	r.Stack = []byte(get(jsonStackKeys))
+	if len(r.Stack) == 0 {
+		// log4j2 JSONLayout "thrown", Logback JsonEncoder "throwable":
+		// objects naming the exception class and its message.
+		for _, k := range [...]string{"thrown", "throwable"} {
+			if th, ok := m[k].(map[string]any); ok {
+				name, _ := th["name"].(string)
+				if name == "" {
+					name, _ = th["className"].(string)
+				}
+				text, _ := th["message"].(string)
+				r.Stack = []byte(name + ": " + text)
+			}
+		}
+	}
 	// KafkaJS puts the error text in "error" and the client in "clientId".
 	if cid, ok := m["clientId"].(string); ok && len(r.Thread) == 0 {
 		r.Thread = []byte(cid)
 	}
 	return true
+}
+
+func jsonEpoch(m map[string]any) (time.Time, bool) {
+	if in, ok := m["instant"].(map[string]any); ok {
+		sec, ok1 := in["epochSecond"].(float64)
+		ns, _ := in["nanoOfSecond"].(float64)
+		if ok1 {
+			return time.Unix(int64(sec), int64(ns)).UTC(), true
+		}
+	}
+	for _, k := range [...]string{"timeMillis", "timestamp", "@timestamp", "time", "ts"} {
+		v, ok := m[k].(float64)
+		if !ok || v <= 0 {
+			continue
+		}
+		// Seconds (with a fraction) or milliseconds since the epoch.
+		if v < 1e11 {
+			return time.Unix(0, int64(v*1e9)).UTC(), true
+		}
+		return time.UnixMilli(int64(v)).UTC(), true
+	}
+	return time.Time{}, false
 }

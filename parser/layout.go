@@ -17,10 +17,13 @@ const (
 	LayoutJSON              // logstash / JSON layouts, one object a line
 	LayoutLinkedIn          // yyyy/MM/dd HH:mm:ss.SSS LEVEL [Logger] [thread] [app] [] msg
 	LayoutLibrdkafka        // %7|secs.ms|FAC|name| msg
-	numLayouts
+	LayoutSarama            // [Sarama] 2006/01/02 15:04:05 msg (Go's log package, log.LstdFlags)
+	LayoutFranzGo           // [WARN] msg; key: val, key: val (kgo.BasicLogger)
+	LayoutKafkaGo           // free-form Writer/Reader ErrorLogger text
+	NumLayouts
 )
 
-var layoutNames = [...]string{"", "log4j", "strimzi", "spring-boot", "json", "linkedin", "librdkafka"}
+var layoutNames = [...]string{"", "log4j", "strimzi", "spring-boot", "json", "linkedin", "librdkafka", "sarama", "franz-go", "kafka-go"}
 
 func (l Layout) String() string {
 	if int(l) < len(layoutNames) {
@@ -58,12 +61,24 @@ type Record struct {
 	HasZone bool // the layout carried its own offset
 	Level   Level
 	Layout  Layout
-	Logger  []byte
-	Thread  []byte
-	Msg     []byte
+	// noTime: a layout that prints no timestamp of its own (franz-go's
+	// BasicLogger, kafka-go); only a collector's timestamp can place it.
+	noTime bool
+	// coarse: the layout's timestamp has whole seconds only (Go's
+	// log.LstdFlags); a collector's finer timestamp is preferred.
+	coarse bool
+	// Collectors: which collector wrappers were peeled off (bit per
+	// Collector; kubectl --prefix and --timestamps can both be present).
+	Collectors uint16
+	Logger     []byte
+	Thread     []byte
+	Msg        []byte
 	// Prefix is what a collector put before the layout (docker-compose
 	// "kafka  | ", kubectl --timestamps), kept for source identity.
 	Prefix []byte
+	// Context is Kafka Connect's connector context "[name|task-0]" that
+	// connect-log4j.properties puts before the message (%X{connector.context}).
+	Context []byte
 	// Stack holds a JSON layout's stack_trace field, which carries what a
 	// text layout would print on continuation lines.
 	Stack []byte
@@ -257,6 +272,17 @@ func splitLogger(m []byte) (msg, logger []byte) {
 	if len(lg) == 0 || bytes.IndexByte(lg, ' ') >= 0 {
 		return m, nil
 	}
+	// Kafka Connect's pattern is "(%c:%L)": drop the line number. Only
+	// names ending in a digit are looked at (LastIndexByte is a plain loop).
+	if c := lg[len(lg)-1]; c >= '0' && c <= '9' {
+		j := len(lg) - 1
+		for j > 0 && lg[j-1] >= '0' && lg[j-1] <= '9' {
+			j--
+		}
+		if j > 1 && lg[j-1] == ':' {
+			lg = lg[:j-1]
+		}
+	}
 	return m[:i], lg
 }
 
@@ -297,7 +323,9 @@ func parseRecord(line []byte, loc *time.Location, r *Record) bool {
 }
 
 func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {
-	if len(line) < 20 {
+	// depth counts collector wrappers peeled off; real ones nest two deep
+	// (kubectl --prefix around --timestamps).
+	if len(line) < 20 || depth > 3 {
 		return false
 	}
 	switch c := line[0]; {
@@ -305,8 +333,22 @@ func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {
 		if parseLog4j(line, loc, r) {
 			return true
 		}
+		switch line[1] {
+		case 'p':
+			if bytes.HasPrefix(line, []byte("[pod/")) && parseKubectlPrefix(line, loc, r, depth) {
+				return true
+			}
+		case 'S', 's':
+			// sarama through Go's log with date flags; without them the
+			// line has no time and only a collector can place it.
+			*r = Record{}
+			if parseBare(line, loc, r) && !r.noTime {
+				return true
+			}
+			*r = Record{}
+		}
 	case c >= '0' && c <= '9':
-		if parseDigitLead(line, loc, r) {
+		if parseDigitLead(line, loc, r, depth) {
 			return true
 		}
 	case c == '{':
@@ -315,6 +357,10 @@ func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {
 		}
 	case c == '%':
 		if parseLibrdkafka(line, r) {
+			return true
+		}
+	case c == '<' || c >= 'A' && c <= 'S':
+		if parseSyslog(line, loc, r, depth) {
 			return true
 		}
 	}
@@ -332,27 +378,33 @@ func parsePrefixed(line []byte, loc *time.Location, r *Record) bool {
 	if lim > 256 {
 		lim = 256
 	}
-	// docker-compose / kubectl --prefix: "name | rest".
+	// docker-compose: "name   | rest".
 	if i := bytes.Index(line[:lim], []byte("| ")); i > 0 {
 		rest := line[i+2:]
 		if parseHeader(rest, loc, r, 1) {
 			r.Prefix = bytes.TrimSpace(line[:i])
+			r.Collectors |= 1 << CollectorDockerCompose
 			return true
 		}
 	}
-	// Anything else: the first '[' followed by a date, or a date after a space.
+	// Anything else: the first '[' followed by a date, or a date after a
+	// space. stern's "pod container " is the common case.
 	for i := 1; i < lim; i++ {
 		c := line[i]
+		at := -1
 		if c == '[' && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
-			if parseHeader(line[i:], loc, r, 1) {
-				r.Prefix = bytes.TrimSpace(line[:i])
-				return true
-			}
+			at = i
 		} else if c == ' ' && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
-			if parseHeader(line[i+1:], loc, r, 1) {
-				r.Prefix = bytes.TrimSpace(line[:i])
-				return true
+			at = i + 1
+		}
+		if at >= 0 && parseHeader(line[at:], loc, r, 1) {
+			r.Prefix = bytes.TrimSpace(line[:i])
+			if sternPrefix(r.Prefix) {
+				r.Collectors |= 1 << CollectorStern
+			} else {
+				r.Collectors |= 1 << CollectorOther
 			}
+			return true
 		}
 	}
 	return false
@@ -388,12 +440,50 @@ func parseLog4j(line []byte, loc *time.Location, r *Record) bool {
 	}
 	r.Level, r.Layout = lv, LayoutLog4j
 	r.Msg, r.Logger = splitLogger(line[i:])
+	r.Context, r.Msg = connectContext(r.Msg, r.Logger)
 	return true
 }
 
+// connectContext cuts Kafka Connect's "[connector|task-0] " (or "|worker",
+// "|task-0|offsets") that connect-log4j.properties puts before %m, so that
+// the message starts where the client wrote it ("[Producer clientId=...").
+func connectContext(m, logger []byte) (ctx, msg []byte) {
+	// Brokers' own loggers never run inside a connector: skip the scan on
+	// the busiest lines.
+	if len(m) < 8 || m[0] != '[' || bytes.HasPrefix(logger, []byte("kafka.")) || bytes.HasPrefix(logger, []byte("state.")) {
+		return nil, m
+	}
+	// A byte loop that stops at the first space: the client prefixes
+	// ("[Producer clientId=", "[Consumer ") end it within a few bytes,
+	// where two IndexByte calls cost more. Connector names with spaces
+	// are not recognised.
+	bar := -1
+	for i := 1; i < len(m) && i < 256; i++ {
+		switch m[i] {
+		case '|':
+			if bar < 0 {
+				bar = i
+			}
+		case ' ':
+			return nil, m
+		case ']':
+			if bar < 2 || i+1 >= len(m) || m[i+1] != ' ' {
+				return nil, m
+			}
+			scope := m[bar+1 : i]
+			if !bytes.HasPrefix(scope, []byte("task-")) && !bytes.HasPrefix(scope, []byte("worker")) {
+				return nil, m
+			}
+			return m[1:i], m[i+2:]
+		}
+	}
+	return nil, m
+}
+
 // Lines that start with a digit: Strimzi / log4j without brackets, Spring
-// Boot, LinkedIn's fork, kubectl --timestamps prefixes.
-func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
+// Boot, LinkedIn's fork, kubectl --timestamps and journald prefixes, Go's
+// log package.
+func parseDigitLead(line []byte, loc *time.Location, r *Record, depth int) bool {
 	st, n, ok := parseStampLazy(line)
 	if !ok {
 		return false
@@ -401,7 +491,8 @@ func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
 	i := n
 	hasZone := false
 	var t time.Time
-	if off, k, ok := parseOffset(line[i:]); ok {
+	off, k, ok := parseOffset(line[i:])
+	if ok {
 		t = st.time(fixedZone(off))
 		hasZone = true
 		i += k
@@ -415,16 +506,7 @@ func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
 	}
 	lv, k := parseLevel(line[j:])
 	if lv == LevelNone {
-		// kubectl logs --timestamps: "2024-03-11T20:35:28.207123456Z <line>".
-		if hasZone && j < len(line) {
-			var inner Record
-			if parseHeader(line[j:], loc, &inner, 1) {
-				*r = inner
-				r.Prefix = line[:i]
-				return true
-			}
-		}
-		return false
+		return parseStampPrefix(line, loc, r, depth, st, off, hasZone, n, i, j)
 	}
 	j += k
 	if j >= len(line) || line[j] != ' ' {
@@ -453,6 +535,52 @@ func parseDigitLead(line []byte, loc *time.Location, r *Record) bool {
 		}
 	}
 	r.Msg, r.Logger = splitLogger(m)
+	r.Context, r.Msg = connectContext(r.Msg, r.Logger)
+	return true
+}
+
+// parseStampPrefix handles a timestamp followed by no level: a collector's
+// stamp before the real line (kubectl --timestamps, journald short-iso), or
+// Go's log package before a Go client's message.
+func parseStampPrefix(line []byte, loc *time.Location, r *Record, depth int, st stamp, off int, hasZone bool, n, i, j int) bool {
+	if j >= len(line) {
+		return false
+	}
+	if hasZone {
+		ct := ctime{st: st, off: off, zone: true}
+		// kubectl logs --timestamps: "2024-03-11T20:35:28.207123456Z <line>".
+		if parseInner(line[j:], loc, r, &ct, depth) {
+			r.Prefix = line[:i]
+			r.Collectors |= 1 << CollectorKubectlTimestamps
+			return true
+		}
+		// journalctl -o short-iso: "2024-03-11T20:35:28+0000 host unit[pid]: <line>".
+		if h := hostTag(line[j:]); h > 0 && parseInner(line[j+h:], loc, r, &ct, depth) {
+			r.Prefix = bytes.TrimRight(line[:j+h], ": ")
+			r.Collectors |= 1 << CollectorJournald
+			return true
+		}
+		return false
+	}
+	// Go's log.LstdFlags "2006/01/02 15:04:05 " before sarama (logger
+	// without its "[Sarama] " prefix) or kafka-go text.
+	if hasZone || line[4] != '/' {
+		return false
+	}
+	m := line[j:]
+	switch {
+	case saramaMsg(m):
+		r.Layout, r.Logger = LayoutSarama, saramaLogger
+		r.Level = LevelInfo
+	case kafkaGoMsg(m):
+		r.Layout, r.Logger = LayoutKafkaGo, bKafkaGo
+		r.Level = LevelError
+	default:
+		return false
+	}
+	r.st, r.loc, r.lazy = st, loc, true
+	r.coarse = n == 19
+	r.Msg = bytes.TrimRight(m, " \r")
 	return true
 }
 

@@ -44,10 +44,12 @@ type Stats struct {
 	Unparsed int64
 	// Events: events emitted.
 	Events     int64
-	CutLines   int64 // lines longer than the reader's limit, cut
-	OutOfOrder int64 // records whose time went backwards within the source
-	Levels     uint8 // bit per Level
-	Layouts    uint8 // bit per Layout
+	CutLines   int64  // lines longer than the reader's limit, cut
+	OutOfOrder int64  // records whose time went backwards within the source
+	Levels     uint8  // bit per Level
+	Layouts    uint16 // bit per Layout
+	// Collectors: bit per Collector whose prefix was seen (CollectorNames).
+	Collectors uint16
 	Eras       Era
 	HasZone    bool
 	First      time.Time
@@ -58,6 +60,9 @@ type Stats struct {
 	Controllers []int32
 	// Producers: client ids seen.
 	Producers []string
+	// Clients: client ids of lines that are not a producer's (Java
+	// consumers, KafkaJS), for source identity.
+	Clients []string
 	// UnparsedSamples: the first few unparsed lines, for diagnostics.
 	UnparsedSamples []string
 	// ByLogger counts records by the kind of logger that wrote them.
@@ -84,7 +89,8 @@ const (
 	LoggerFetcher     = lgFetcher
 	LoggerLog         = lgLog
 	LoggerCoordinator = lgCoordinator
-	NumLoggerKinds    = lgCoordinator + 1
+	LoggerGoClient    = lgGoClient
+	NumLoggerKinds    = lgGoClient + 1
 )
 
 func addID(ids []int32, id int32) []int32 {
@@ -135,6 +141,9 @@ type Parser struct {
 	}
 	rec Record
 	ev  Event
+	// held: sarama retries waiting for the lines that name their attempt
+	// and new leader (goclient.go).
+	held []Event
 	// prefixSeen / prefixBroker: the last collector prefix and the broker
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
@@ -195,6 +204,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
 	p.finishPending()
+	p.flushHeld()
 	if p.haveMax {
 		p.Stats.Last = p.maxRec.When()
 	}
@@ -227,6 +237,13 @@ func (p *Parser) continuation(line []byte) {
 		return
 	}
 	p.Stats.Continuations++
+	if len(line) > 13 && line[1] == 'b' && line[0] == '\t' && len(p.Stats.Brokers) == 0 && bytes.HasPrefix(line, []byte("\tbroker.id = ")) {
+		// The broker's "KafkaConfig values:" dump names it even when no
+		// leadership line does (040, a broker's stdout).
+		if v, ok := intAfter(line, "= "); ok {
+			p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
+		}
+	}
 	switch p.pend.kind {
 	case pendNone:
 		return
@@ -263,6 +280,7 @@ func (p *Parser) record(line []byte) {
 	p.Stats.Records++
 	p.Stats.Levels |= 1 << r.Level
 	p.Stats.Layouts |= 1 << r.Layout
+	p.Stats.Collectors |= r.Collectors
 	if r.HasZone {
 		p.Stats.HasZone = true
 	}
@@ -273,9 +291,15 @@ func (p *Parser) record(line []byte) {
 	if k < p.lastKey {
 		p.Stats.OutOfOrder++
 	} else {
-		p.maxRec, p.haveMax = *r, true
+		// Only the time is needed later: copy that, not the whole
+		// Record, on every line.
+		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = r.Time, r.st, r.loc, r.lazy
+		p.haveMax = true
 	}
 	p.lastKey = k
+	if len(p.held) > 0 && (r.Layout != LayoutSarama || !saramaSeq(r.Msg)) {
+		p.flushHeld()
+	}
 	p.dispatch(line, true)
 }
 
@@ -325,6 +349,8 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		p.clientFailure()
 	case lgLibrdkafka:
 		p.librdkafka()
+	case lgGoClient:
+		p.goClient()
 	case lgConsumer:
 		p.consumer()
 	default:
@@ -335,6 +361,14 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			if p.broker(lgStateChange) {
 				return
 			}
+		}
+		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
+			// KafkaJS names its client in every line (049).
+			p.noteClient(string(r.Thread))
+		}
+		if len(p.Stats.Brokers) == 0 && (len(r.Msg) > 1 && r.Msg[1]|0x20 == 'b' || len(r.Thread) > 0 && r.Thread[0] == 'B') {
+			// Only "[Broker…"/"[broker-…" messages and "BrokerTo…" threads.
+			p.brokerIdentity()
 		}
 		if brokerInternal(r.Logger) {
 			// The broker's own noise (kafka.*, ZooKeeper): no producer
@@ -352,6 +386,37 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		if len(r.Logger) == 0 && (bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error"))) {
 			p.sender()
 		}
+	}
+}
+
+// brokerIdentity finds the broker id in the broker-to-controller channel's
+// prefix or thread name, which a server.log with no leadership line still
+// carries: "[BrokerToControllerChannelManager id=101 name=heartbeat]",
+// "[broker-101-to-controller-heartbeat-channel-manager]: " (046), thread
+// "BrokerToControllerChannelManager broker=78001 name=alterIsr" (048).
+func (p *Parser) brokerIdentity() {
+	r := &p.rec
+	var s []byte
+	switch {
+	case bytes.HasPrefix(r.Msg, []byte("[BrokerToControllerChannelManager ")):
+		s = r.Msg[:min(len(r.Msg), 80)]
+	case bytes.HasPrefix(r.Thread, []byte("BrokerToControllerChannelManager ")):
+		s = r.Thread
+	case bytes.HasPrefix(r.Msg, []byte("[broker-")):
+		if v, rest, ok := leadingInt(r.Msg[len("[broker-"):]); ok && bytes.HasPrefix(rest, []byte("-to-controller")) {
+			p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
+		}
+		return
+	default:
+		return
+	}
+	if e := bytes.IndexByte(s, ']'); e > 0 {
+		s = s[:e]
+	}
+	if v, ok := intAfter(s, " id="); ok {
+		p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
+	} else if v, ok := intAfter(s, " broker="); ok {
+		p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
 	}
 }
 
@@ -432,6 +497,7 @@ const (
 	lgFetcher     // kafka.server.ReplicaFetcherThread
 	lgLog         // kafka.log.Log / UnifiedLog / LocalLog
 	lgCoordinator // kafka.coordinator.group.*
+	lgGoClient    // sarama, franz-go, kafka-go: the layout names the logger
 )
 
 // brokerInternal: loggers of broker internals that never carry a
@@ -495,6 +561,8 @@ func loggerClass(lg []byte) loggerKind {
 		return lgAppInfo
 	case "ErrorLoggingCallback", "LoggingProducerListener", "KafkaTemplate":
 		return lgClientCallback
+	case "sarama", "franz-go", "kafka-go":
+		return lgGoClient
 	case "REQERR", "LEADERUA", "MSGSET", "FAIL", "PARTCNT", "METADATA", "BROKERUA":
 		return lgLibrdkafka
 	case "AbstractCoordinator", "ConsumerCoordinator", "ConsumerRebalanceListenerInvoker", "Fetcher", "FetchCollector",

@@ -201,3 +201,60 @@ func TestMetadataLogJoinsTextLogs(t *testing.T) {
 		t.Errorf("%d elections, %d with a decision, %d broker timelines with a decision latency", n, decided, withBroker)
 	}
 }
+
+// Go clients' NOT_LEADER lines behind a collector prefix are matched to the
+// broker-side election like the Java producer's: a sarama service's stdout
+// (kubectl logs --timestamps; client.md §7.2 line shapes) against 039's
+// controlled-shutdown election of erstesTopic-1 at leader epoch 10
+// (16:12:30.885-.908). sarama prints whole seconds; the collector's
+// milliseconds place the error inside the election.
+func TestGoClientErrorsMatchElections(t *testing.T) {
+	app := filepath.Join(t.TempDir(), "orders-svc.log")
+	lines := []string{
+		`2021-04-28T16:12:30.889Z [Sarama] 2021/04/28 16:12:30 producer/broker/1 state change to [retrying] on erstesTopic/1 because kafka server: Tried to send a message to a replica that is not the leader for some partition. Your metadata is out of date`,
+		`2021-04-28T16:12:30.889Z [Sarama] 2021/04/28 16:12:30 producer/leader/erstesTopic/1 state change to [retrying-1]`,
+		`2021-04-28T16:12:30.990Z [Sarama] 2021/04/28 16:12:30 producer/leader/erstesTopic/1 selected broker 0`,
+		`2021-04-28T16:12:30.991Z error writing messages to erstesTopic (partition 1, attempt 1): [6] Not Leader For Partition: the client attempted to send messages to a replica that is not the leader for some partition, the client's metadata are likely out of date`,
+	}
+	if err := os.WriteFile(app, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := audit(t, "json", app, sample(t, "039"))
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.Contains(l, `"type":"producer_error"`) {
+			continue
+		}
+		var e struct {
+			Time     string `json:"time"`
+			Topic    string `json:"topic"`
+			Error    string `json:"error"`
+			Match    string `json:"match"`
+			Election *struct {
+				LeaderEpoch int32 `json:"leader_epoch"`
+			} `json:"election"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		// during or after is the timeline's call; matched is ours.
+		s := e.Time + " " + e.Topic + " " + e.Error
+		if e.Match == "none" || e.Match == "" {
+			s += " unmatched"
+		}
+		if e.Election != nil {
+			s += fmt.Sprintf(" @%d", e.Election.LeaderEpoch)
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"2021-04-28T16:12:30.889Z erstesTopic NOT_LEADER_FOR_PARTITION @10",
+		"2021-04-28T16:12:30.991Z erstesTopic NOT_LEADER_FOR_PARTITION @10",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

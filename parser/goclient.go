@@ -1,0 +1,403 @@
+package parser
+
+import (
+	"bytes"
+	"time"
+)
+
+// Go clients (client.md §7.2–7.4). Their loggers are bare: sarama goes
+// through Go's log package ("[Sarama] " prefix, then log.LstdFlags: date and
+// time to the second), franz-go's BasicLogger prints "[LEVEL] msg; k: v"
+// with no time, kafka-go's ErrorLogger is whatever the application passed,
+// usually log.Printf-like. Without a timestamp a line can only be placed by
+// a collector's (kubectl --timestamps, journald, syslog).
+
+var (
+	saramaLogger = []byte("sarama")
+	bFranzLogger = []byte("franz-go")
+	bKafkaGo     = []byte("kafka-go")
+)
+
+// parseBare recognises the Go clients' layouts at the start of b.
+func parseBare(b []byte, loc *time.Location, r *Record) bool {
+	if len(b) < 8 {
+		return false
+	}
+	if b[0] == '[' {
+		if (b[1] == 'S' || b[1] == 's') && bytes.HasPrefix(b[2:], []byte("arama] ")) {
+			return parseSarama(b[len("[Sarama] "):], loc, r)
+		}
+		// kgo.BasicLogger: "[WARN] msg; key: val, key: val".
+		e := bytes.IndexByte(b[:min(len(b), 8)], ']')
+		if e < 5 || e+1 >= len(b) || b[e+1] != ' ' {
+			return false
+		}
+		lv, k := parseLevel(b[1:e])
+		if lv == LevelNone || k != e-1 {
+			return false
+		}
+		r.Level, r.Layout, r.Logger, r.noTime = lv, LayoutFranzGo, bFranzLogger, true
+		r.Msg = bytes.TrimRight(b[e+2:], " \r")
+		return true
+	}
+	if kafkaGoMsg(b) {
+		r.Level, r.Layout, r.Logger, r.noTime = LevelError, LayoutKafkaGo, bKafkaGo, true
+		r.Msg = bytes.TrimRight(b, " \r")
+		return true
+	}
+	return false
+}
+
+// parseSarama reads what follows "[Sarama] ": Go's log time (when the
+// logger has date flags) and the message.
+func parseSarama(b []byte, loc *time.Location, r *Record) bool {
+	if st, n, ok := parseStampLazy(b); ok && b[4] == '/' && b[10] == ' ' && n < len(b) && b[n] == ' ' {
+		r.st, r.loc, r.lazy = st, loc, true
+		r.coarse = n == 19
+		b = b[n+1:]
+	} else {
+		r.noTime = true
+	}
+	r.Level, r.Layout, r.Logger = LevelInfo, LayoutSarama, saramaLogger
+	r.Msg = bytes.TrimRight(b, " \r")
+	return len(r.Msg) > 0
+}
+
+// saramaMsg: sarama's own message shapes, for lines whose logger printed no
+// "[Sarama] " prefix (sarama.Logger = log.New(w, "", log.LstdFlags)).
+func saramaMsg(m []byte) bool {
+	return bytes.HasPrefix(m, []byte("producer/")) || bytes.HasPrefix(m, []byte("consumer/")) ||
+		bytes.HasPrefix(m, []byte("client/")) || bytes.HasPrefix(m, []byte("Retrying batch for "))
+}
+
+// saramaSeq: lines of one sarama retry sequence (client.md §7.2), which
+// fill in the held error's attempt and new leader.
+func saramaSeq(m []byte) bool {
+	return bytes.HasPrefix(m, []byte("producer/")) || bytes.HasPrefix(m, []byte("Retrying batch for "))
+}
+
+func kafkaGoMsg(m []byte) bool {
+	return bytes.HasPrefix(m, []byte("error writing messages to ")) ||
+		bytes.HasPrefix(m, []byte("failed to read from current broker for partition "))
+}
+
+func (p *Parser) goClient() {
+	switch p.rec.Layout {
+	case LayoutSarama:
+		p.sarama()
+	case LayoutFranzGo:
+		p.franzGo()
+	case LayoutKafkaGo:
+		p.kafkaGo()
+	}
+}
+
+// slashTP reads sarama's "topic/partition" (topics cannot contain '/').
+func slashTP(b []byte) (string, int32, bool) {
+	i := bytes.LastIndexByte(b, '/')
+	if i <= 0 || !validTopic(b[:i]) {
+		return "", 0, false
+	}
+	part := atoi32(b[i+1:])
+	if part == Unknown || part < 0 {
+		return "", 0, false
+	}
+	return string(b[:i]), part, true
+}
+
+// maxHeld bounds the sarama retries waiting for their leader lines.
+const maxHeld = 64
+
+func (p *Parser) sarama() {
+	r := &p.rec
+	s := r.Msg
+	switch {
+	case bytes.HasPrefix(s, []byte("producer/leader/")):
+		// "producer/leader/%s/%d state change to [retrying-%d]" / "abandoning
+		// broker %d" / "selected broker %d": the retry of an error held.
+		rest := s[len("producer/leader/"):]
+		sp := bytes.IndexByte(rest, ' ')
+		if sp < 0 {
+			return
+		}
+		t, part, ok := slashTP(rest[:sp])
+		if !ok {
+			return
+		}
+		var ev *Event
+		for i := len(p.held) - 1; i >= 0; i-- {
+			if p.held[i].Topic == t && p.held[i].Partition == part {
+				ev = &p.held[i]
+				break
+			}
+		}
+		if ev == nil {
+			return
+		}
+		what := rest[sp+1:]
+		switch {
+		case bytes.HasPrefix(what, []byte("state change to [retrying-")):
+			if v, ok := intAfter(what, "[retrying-"); ok {
+				ev.Attempt = v
+			}
+		case bytes.HasPrefix(what, []byte("abandoning broker ")):
+			if v, ok := intAfter(what, "broker "); ok {
+				ev.PrevLeader = int32(v)
+			}
+		case bytes.HasPrefix(what, []byte("selected broker ")):
+			if v, ok := intAfter(what, "broker "); ok {
+				ev.Leader = int32(v)
+			}
+		}
+	case bytes.HasPrefix(s, []byte("producer/broker/")), bytes.HasPrefix(s, []byte("producer/flusher")):
+		// "producer/broker/%d state change to [retrying] on %s/%d because %v"
+		// (older releases: "producer/flusher/%d ..." and "producer/flusher ...")
+		i := bytes.Index(s, []byte(" state change to [retrying] on "))
+		if i < 0 {
+			return
+		}
+		rest := s[i+len(" state change to [retrying] on "):]
+		b := bytes.Index(rest, []byte(" because "))
+		if b < 0 {
+			return
+		}
+		t, part, ok := slashTP(rest[:b])
+		if !ok {
+			return
+		}
+		p.holdGoError(t, part, errorName(rest[b:]))
+	case bytes.HasPrefix(s, []byte("Retrying batch for ")):
+		// Idempotent producer: "Retrying batch for %v-%d because of %v".
+		rest := s[len("Retrying batch for "):]
+		b := bytes.Index(rest, []byte(" because of "))
+		if b < 0 {
+			return
+		}
+		t, part, ok := TopicPartition(rest[:b])
+		if !ok {
+			return
+		}
+		p.holdGoError(t, part, errorName(rest[b:]))
+	case bytes.HasPrefix(s, []byte("consumer/broker/")):
+		// "consumer/broker/%d abandoned subscription to %s/%d because %s"
+		i := bytes.Index(s, []byte(" abandoned subscription to "))
+		if i < 0 {
+			return
+		}
+		rest := s[i+len(" abandoned subscription to "):]
+		b := bytes.Index(rest, []byte(" because "))
+		if b < 0 {
+			return
+		}
+		t, part, ok := slashTP(rest[:b])
+		if !ok {
+			return
+		}
+		p.goFetchError(t, part, errorName(rest[b:]), s)
+	}
+}
+
+// holdGoError keeps a sarama retry until the lines that name its attempt
+// and new leader have been read; nothing else is emitted meanwhile, so
+// events stay in line order.
+func (p *Parser) holdGoError(t string, part int32, errName string) {
+	if errName == "" {
+		// Timeouts, unknown topic: not a leader move.
+		return
+	}
+	if len(p.held) >= maxHeld {
+		p.flushHeld()
+	}
+	ev := newEvent(KindProducerError)
+	ev.Time, ev.Line = p.rec.When(), p.lineNo
+	ev.Topic, ev.Partition, ev.Error = t, part, errName
+	p.held = append(p.held, ev)
+}
+
+func (p *Parser) flushHeld() {
+	for i := range p.held {
+		p.ev = p.held[i]
+		p.noteErrorEra(p.ev.Error)
+		p.send()
+	}
+	p.held = p.held[:0]
+}
+
+func (p *Parser) goFetchError(t string, part int32, errName string, s []byte) {
+	if errName == "" {
+		return
+	}
+	ev := p.start(KindConsumer)
+	ev.Consumer = ConsFetchError
+	ev.Topic, ev.Partition, ev.Error = t, part, errName
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	ev.Text = string(s)
+	p.send()
+}
+
+// franz-go: "msg; key: val, key: val" (pkg/kgo/logger.go BasicLogger).
+func (p *Parser) franzGo() {
+	s := p.rec.Msg
+	i := bytes.Index(s, []byte("; "))
+	if i < 0 {
+		return
+	}
+	msg, kv := s[:i], s[i+2:]
+	switch string(msg) {
+	case "batch in a produce request failed":
+		// sink.go: broker, topic, partition, err, err_is_retryable,
+		// max_retries_reached. Logged when the batch fails for good.
+		t, ok := kvValue(kv, "topic")
+		if !ok || !validTopic(t) {
+			return
+		}
+		pv, ok := kvValue(kv, "partition")
+		part := atoi32(pv)
+		if !ok || part == Unknown {
+			return
+		}
+		e := bytes.Index(kv, []byte("err: "))
+		if e < 0 {
+			return
+		}
+		errName := errorName(kv[e:])
+		if errName == "" {
+			return
+		}
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition, ev.Error, ev.Final = string(t), part, errName, true
+		p.noteErrorEra(errName)
+		p.send()
+	case "immediate metadata update triggered", "metadata update triggered":
+		// why: "fetch had inner topic errors from broker 1: NOT_LEADER_FOR_PARTITION{orders[3 5] pay[1]}, ..."
+		w := bytes.Index(kv, []byte("why: fetch had inner topic errors from broker "))
+		if w < 0 {
+			return
+		}
+		why := kv[w+len("why: "):]
+		c := bytes.Index(why, []byte(": "))
+		if c < 0 {
+			return
+		}
+		p.franzFetchErrors(why[c+2:], s)
+	}
+}
+
+// franzFetchErrors reads "ERR{topic[1 2] topic2[3]} ERR2{...}" (metadata.go
+// multiUpdateWhy.reason) and emits a fetch error per leader-related
+// partition.
+func (p *Parser) franzFetchErrors(b, s []byte) {
+	for n := 0; n < 64; n++ {
+		o := bytes.IndexByte(b, '{')
+		if o < 0 {
+			return
+		}
+		name := b[:o]
+		if sp := bytes.LastIndexAny(name, " ,"); sp >= 0 {
+			name = name[sp+1:]
+		}
+		e := bytes.IndexByte(b[o:], '}')
+		if e < 0 {
+			return
+		}
+		body := b[o+1 : o+e]
+		b = b[o+e+1:]
+		errName := errorName(name)
+		if errName == "" {
+			continue
+		}
+		for len(body) > 0 {
+			lb := bytes.IndexByte(body, '[')
+			if lb < 0 {
+				break
+			}
+			rb := bytes.IndexByte(body[lb:], ']')
+			if rb < 0 {
+				break
+			}
+			t := bytes.TrimSpace(body[:lb])
+			parts := body[lb+1 : lb+rb]
+			body = body[lb+rb+1:]
+			if !validTopic(t) {
+				continue
+			}
+			for _, f := range bytes.Fields(parts) {
+				if part := atoi32(f); part != Unknown {
+					p.goFetchError(string(t), part, errName, s)
+				}
+			}
+		}
+	}
+}
+
+// kvValue finds "key: value" in franz-go's "k: v, k: v" list.
+func kvValue(kv []byte, key string) ([]byte, bool) {
+	for off := 0; off < len(kv); {
+		i := bytes.Index(kv[off:], []byte(key+": "))
+		if i < 0 {
+			return nil, false
+		}
+		i += off
+		if i == 0 || (i >= 2 && kv[i-2] == ',' && kv[i-1] == ' ') {
+			v := kv[i+len(key)+2:]
+			if c := bytes.Index(v, []byte(", ")); c >= 0 {
+				v = v[:c]
+			}
+			return v, true
+		}
+		off = i + 1
+	}
+	return nil, false
+}
+
+// kafka-go: Writer "error writing messages to %s (partition %d, attempt %d): %s"
+// (v0.4.43+; without ", attempt %d" before), Reader "failed to read from
+// current broker for partition %d of %s at offset %d: %v" (older readers:
+// "..., not the leader").
+func (p *Parser) kafkaGo() {
+	s := p.rec.Msg
+	switch {
+	case bytes.HasPrefix(s, []byte("error writing messages to ")):
+		rest := s[len("error writing messages to "):]
+		o := bytes.Index(rest, []byte(" (partition "))
+		if o <= 0 || !validTopic(rest[:o]) {
+			return
+		}
+		t := rest[:o]
+		part, ok := intAfter(rest[o:], "(partition ")
+		if !ok {
+			return
+		}
+		c := bytes.Index(rest, []byte("): "))
+		if c < 0 {
+			return
+		}
+		errName := errorName(rest[c:])
+		if errName == "" {
+			return
+		}
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition, ev.Error = string(t), int32(part), errName
+		if v, ok := intAfter(rest[o:c], "attempt "); ok {
+			ev.Attempt = v
+		}
+		p.noteErrorEra(errName)
+		p.send()
+	case bytes.HasPrefix(s, []byte("failed to read from current broker for partition ")):
+		rest := s[len("failed to read from current broker for partition "):]
+		part, ok := intAfter(rest, "")
+		o := bytes.Index(rest, []byte(" of "))
+		a := bytes.Index(rest, []byte(" at offset "))
+		if !ok || o < 0 || a < o+4 || !validTopic(rest[o+4:a]) {
+			return
+		}
+		errName := errorName(rest[a:])
+		if errName == "" && bytes.HasSuffix(rest, []byte(", not the leader")) {
+			// Before ": %v" (v0.2-era reader.go) the reason was spelled out.
+			errName = "NOT_LEADER_FOR_PARTITION"
+		}
+		p.goFetchError(string(rest[o+4:a]), int32(part), errName, s)
+	}
+}
