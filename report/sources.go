@@ -12,16 +12,21 @@ import (
 
 // SourceInfo is what the report says about one input file.
 type SourceInfo struct {
-	Type          string   `json:"type"`
-	Index         int      `json:"source"`
-	Path          string   `json:"path"`
-	Kind          string   `json:"kind"`
-	Brokers       []int32  `json:"brokers"`
-	Controllers   []int32  `json:"controllers,omitempty"`
-	Producers     []string `json:"producers,omitempty"`
-	Era           string   `json:"era"`
-	Levels        []string `json:"levels"`
-	Layouts       []string `json:"layouts"`
+	Type        string   `json:"type"`
+	Index       int      `json:"source"`
+	Path        string   `json:"path"`
+	Kind        string   `json:"kind"`
+	Brokers     []int32  `json:"brokers"`
+	Controllers []int32  `json:"controllers,omitempty"`
+	Producers   []string `json:"producers,omitempty"`
+	// Clients: other client ids (consumers, KafkaJS, librdkafka instances).
+	Clients []string `json:"clients,omitempty"`
+	Era     string   `json:"era"`
+	Levels  []string `json:"levels"`
+	Layouts []string `json:"layouts"`
+	// Collectors: prefixes a log collector put on the lines (kubectl,
+	// stern, docker-compose, journald, syslog).
+	Collectors    []string `json:"collectors,omitempty"`
 	Lines         int64    `json:"lines"`
 	Records       int64    `json:"records"`
 	NotUnderstood int64    `json:"not_understood"`
@@ -45,10 +50,10 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 	st := &s.Stats
 	si := SourceInfo{
 		Type: "source", Index: s.Index, Path: s.Path, Brokers: st.Brokers, Controllers: st.Controllers,
-		Producers: st.Producers, Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
+		Producers: st.Producers, Clients: st.Clients, Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
 		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
 		Reordered: s.Reordered, LateEvents: s.LateEvents,
-		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{},
+		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{}, Collectors: parser.CollectorNames(st.Collectors),
 	}
 	if m := s.Metadata; m != nil {
 		si.Kind = "KRaft metadata log"
@@ -80,7 +85,7 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 			si.Levels = append(si.Levels, l.String())
 		}
 	}
-	for l := parser.LayoutLog4j; l <= parser.LayoutLibrdkafka; l++ {
+	for l := parser.LayoutLog4j; l < parser.NumLayouts; l++ {
 		if st.Layouts&(1<<l) != 0 {
 			si.Layouts = append(si.Layouts, l.String())
 		}
@@ -129,12 +134,12 @@ func Kind(s *source.Source) string {
 	case strings.HasPrefix(name, "server.log"):
 		return "server.log"
 	}
-	client := b[parser.LoggerSender] + b[parser.LoggerConfig] + b[parser.LoggerCallback] + b[parser.LoggerLibrdkafka] + b[parser.LoggerConsumer]
+	client := b[parser.LoggerSender] + b[parser.LoggerConfig] + b[parser.LoggerCallback] + b[parser.LoggerLibrdkafka] + b[parser.LoggerConsumer] + b[parser.LoggerGoClient]
 	broker := b[parser.LoggerStateChange] + b[parser.LoggerController] + b[parser.LoggerPartition] + b[parser.LoggerServer] + b[parser.LoggerQuorum]
 	switch {
 	case st.Records == 0:
 		return "unrecognised"
-	case client > 0 && broker == 0:
+	case (client > 0 || len(st.Clients) > 0) && broker == 0:
 		return "client application log"
 	case b[parser.LoggerStateChange] > 0 && b[parser.LoggerServer]+b[parser.LoggerPartition] > 0:
 		return "broker stdout (all loggers)"

@@ -115,11 +115,24 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 			}
 			who += "producer " + Clean(strings.Join(s.Producers, ","))
 		}
+		if len(s.Clients) > 0 {
+			if who != "" {
+				who += ", "
+			}
+			who += "client " + Clean(strings.Join(s.Clients, ","))
+		}
 		if who == "" {
 			who = "-"
 		}
 		p("  %s\n", Clean(s.Path))
-		p("    %s · %s · %s · levels %s · %s lines", s.Kind, who, s.Era, strings.Join(s.Levels, "/"), humanize.Comma(s.Lines))
+		layout := strings.Join(s.Layouts, "+")
+		if layout == "" {
+			layout = "no known layout"
+		}
+		if len(s.Collectors) > 0 {
+			layout += " via " + strings.Join(s.Collectors, "+")
+		}
+		p("    %s · %s · %s · %s · levels %s · %s lines", s.Kind, who, s.Era, layout, strings.Join(s.Levels, "/"), humanize.Comma(s.Lines))
 		if s.NotUnderstood > 0 {
 			p(" · %s not understood", humanize.Comma(s.NotUnderstood))
 		}

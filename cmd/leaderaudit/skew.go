@@ -107,7 +107,7 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 		if s.Binary || s.Metadata != nil || s.Input.Metadata || !s.Read {
 			continue
 		}
-		if len(s.Stats.Producers) > 0 || s.Stats.ByLogger[parser.LoggerConsumer] > 0 || s.Stats.ByLogger[parser.LoggerSender] > 0 {
+		if report.Kind(s) == "client application log" {
 			// A client's log: its own host, whatever its path says.
 			add(s.Path, s.Index)
 			continue
