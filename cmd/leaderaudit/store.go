@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/logstore"
+	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/source"
+)
+
+// storeFlags read lines from a log store instead of (or beside) files.
+type storeFlags struct {
+	From             string        `name:"from" group:"log store" help:"Read from a log store: vlogs://HOST:9428 (VictoriaLogs, or a cluster's vlselect; vlogs+https:// for TLS). Credentials come from the environment: LEADERAUDIT_STORE_TOKEN (bearer), or LEADERAUDIT_STORE_USER and LEADERAUDIT_STORE_PASSWORD (basic auth)."`
+	Query            string        `name:"query" group:"log store" default:"*" help:"LogsQL filter selecting the Kafka and client logs, e.g. '{service=\"kafka\"} or {app=\"orders-producer\"}'. The window is --since/--until."`
+	SourceField      []string      `name:"source-field" group:"log store" help:"Stream fields naming the broker or client a stream comes from (default host, pod, container, service); repeatable."`
+	OrderField       []string      `name:"order-field" group:"log store" default:"log.offset" help:"Fields that order rows of one stream with the same _time (the shipper's file offset: Filebeat log.offset, Vector offset_key, Fluent Bit Offset_Key); repeatable."`
+	StoreCA          string        `name:"store-ca" group:"log store" type:"existingfile" help:"PEM file of CA certificates to trust for vlogs+https://."`
+	StoreTenant      string        `name:"store-tenant" group:"log store" help:"Tenant ACCOUNT:PROJECT of a multi-tenant VictoriaLogs cluster."`
+	StoreTimeout     time.Duration `name:"store-timeout" group:"log store" default:"30s" help:"Time to connect and for the store to start answering a request."`
+	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
+	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
+}
+
+// open makes the store client.
+func (sf *storeFlags) open() (logstore.Store, error) {
+	return logstore.NewVLogs(sf.From, logstore.VLogsOptions{
+		CAFile: sf.StoreCA, Timeout: sf.StoreTimeout, Tenant: sf.StoreTenant, OrderFields: sf.OrderField, Getenv: os.Getenv,
+	})
+}
+
+// add lists the streams the query matches in the audit's window and adds
+// them to rd. A store that cannot be asked (unreachable after retries, a
+// 4xx: bad query, auth) is an error: nothing of it could be read.
+func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stderr io.Writer) (*source.StoreStatus, error) {
+	s, err := sf.open()
+	if err != nil {
+		return nil, err
+	}
+	in := source.StoreInput{
+		Store: s, Query: logstore.Query{Text: sf.Query, Window: logstore.Window{Start: f.since, End: f.until}},
+		IdentityFields: sf.SourceField,
+		Read: logstore.ReadOptions{
+			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency,
+			Retried: func(w logstore.Window, attempt int, err error) {
+				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+			},
+		},
+	}
+	if !f.since.IsZero() && f.until.IsZero() {
+		// "--since 6h": up to now.
+		in.Query.End = time.Now()
+	}
+	var st *source.StoreStatus
+	err = retry(ctx, func() error {
+		st, err = rd.AddStore(ctx, in)
+		return err
+	}, func(attempt int, err error) {
+		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+	})
+	return st, err
+}
+
+// retry runs fn up to 5 times with backoff from 500 ms while it fails in a
+// way a retry may cure (a connection error, a 5xx).
+func retry(ctx context.Context, fn func() error, note func(int, error)) error {
+	wait := 500 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := fn()
+		var se *logstore.StatusError
+		if err == nil || attempt == 5 || (errors.As(err, &se) && !se.Temporary()) || ctx.Err() != nil {
+			return err
+		}
+		note(attempt, err)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		wait *= 2
+	}
+}
+
+// window describes a query window for a note.
+func window(w logstore.Window, loc *time.Location) string {
+	const layout = "2006-01-02 15:04:05.000 MST"
+	switch {
+	case w.Start.IsZero() && w.End.IsZero():
+		return ""
+	case w.End.IsZero():
+		return " from " + w.Start.In(loc).Format(layout)
+	case w.Start.IsZero():
+		return " before " + w.End.In(loc).Format(layout)
+	}
+	return " between " + w.Start.In(loc).Format(layout) + " and " + w.End.In(loc).Format(layout)
+}
+
+// storeNotes tells what went wrong reading a store, on stderr and for the
+// report.
+func storeNotes(st *source.StoreStatus, stderr io.Writer) []string {
+	var notes []string
+	note := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", st.Name, report.Clean(msg))
+		notes = append(notes, st.Name+": "+msg)
+	}
+	if st.Err != nil {
+		if st.Partial {
+			note("%v; the results are partial: they cover the %d lines read before", st.Err, st.Rows)
+		} else {
+			note("%v", st.Err)
+		}
+	}
+	if st.Skipped > 0 {
+		note("%d line(s) of the server's answers were not a log row; skipped", st.Skipped)
+	}
+	if st.Forced > 0 {
+		note("%d event(s) passed on out of their time order (too many waiting behind a stream with a held-back record)", st.Forced)
+	}
+	return notes
+}
