@@ -150,7 +150,7 @@ type pending struct {
 	kind  pendKind
 	line  int64
 	time  time.Time // the held record's time
-	head  []byte // copy of the header line
+	head  []byte    // copy of the header line
 	conts [][]byte
 	size  int
 }

@@ -164,7 +164,7 @@ type Reader struct {
 	// none themselves (default parser.BrokerFromPath).
 	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
-	Stdin io.Reader
+	Stdin  io.Reader
 	chains [][]*Source
 	stores []*store
 	wg     sync.WaitGroup
