@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,7 +98,11 @@ func (e *StatusError) Error() string {
 	if msg == "" {
 		msg = "(no message)"
 	}
-	return fmt.Sprintf("%s: HTTP %d: %s", e.URL, e.Status, msg)
+	s := fmt.Sprintf("%s: HTTP %d %s: %s", e.URL, e.Status, http.StatusText(e.Status), msg)
+	if e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden {
+		s += fmt.Sprintf(" (credentials come from %s, or %s and %s)", EnvToken, EnvUser, EnvPassword)
+	}
+	return s
 }
 
 // Temporary reports whether a retry may succeed (5xx, 429).

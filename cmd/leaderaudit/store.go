@@ -24,12 +24,19 @@ type storeFlags struct {
 	StoreTimeout     time.Duration `name:"store-timeout" group:"log store" default:"30s" help:"Time to connect and for the store to start answering a request."`
 	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
 	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
+	StoreRetries     int           `name:"store-retries" group:"log store" default:"4" help:"Retries of a request that failed with a connection error or a 5xx, with backoff from 500 ms; 4xx answers are not retried."`
+
+	getenv func(string) string // tests; os.Getenv otherwise
 }
 
 // open makes the store client.
 func (sf *storeFlags) open() (logstore.Store, error) {
+	getenv := sf.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	return logstore.NewVLogs(sf.From, logstore.VLogsOptions{
-		CAFile: sf.StoreCA, Timeout: sf.StoreTimeout, Tenant: sf.StoreTenant, OrderFields: sf.OrderField, Getenv: os.Getenv,
+		CAFile: sf.StoreCA, Timeout: sf.StoreTimeout, Tenant: sf.StoreTenant, OrderFields: sf.OrderField, Getenv: getenv,
 	})
 }
 
@@ -45,7 +52,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		Store: s, Query: logstore.Query{Text: sf.Query, Window: logstore.Window{Start: f.since, End: f.until}},
 		IdentityFields: sf.SourceField,
 		Read: logstore.ReadOptions{
-			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency,
+			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency, Retries: retries(sf.StoreRetries),
 			Retried: func(w logstore.Window, attempt int, err error) {
 				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
 			},
@@ -56,7 +63,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		in.Query.End = time.Now()
 	}
 	var st *source.StoreStatus
-	err = retry(ctx, func() error {
+	err = retry(ctx, sf.StoreRetries, func() error {
 		st, err = rd.AddStore(ctx, in)
 		return err
 	}, func(attempt int, err error) {
@@ -65,14 +72,23 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 	return st, err
 }
 
-// retry runs fn up to 5 times with backoff from 500 ms while it fails in a
-// way a retry may cure (a connection error, a 5xx).
-func retry(ctx context.Context, fn func() error, note func(int, error)) error {
+// retries maps --store-retries to ReadOptions.Retries (where 0 means the
+// default).
+func retries(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// retry runs fn, and again up to n times with backoff from 500 ms while it
+// fails in a way a retry may cure (a connection error, a 5xx).
+func retry(ctx context.Context, n int, fn func() error, note func(int, error)) error {
 	wait := 500 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := fn()
 		var se *logstore.StatusError
-		if err == nil || attempt == 5 || (errors.As(err, &se) && !se.Temporary()) || ctx.Err() != nil {
+		if err == nil || attempt > n || (errors.As(err, &se) && !se.Temporary()) || ctx.Err() != nil {
 			return err
 		}
 		note(attempt, err)

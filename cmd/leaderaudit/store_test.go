@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/internal/vltest"
+)
+
+// storeAudit runs audit --format json over a store (and paths, if any).
+func storeAudit(t *testing.T, url, query string, env map[string]string, tweak func(*AuditCmd), paths ...string) (string, string, int) {
+	t.Helper()
+	a := &AuditCmd{Paths: paths, Format: "json", TZ: []string{"UTC"}, Partition: -1,
+		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
+		FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50,
+		Store: storeFlags{From: "vlogs://" + strings.TrimPrefix(url, "http://"), Query: query, OrderField: []string{"log.offset"},
+			StoreTimeout: 10 * time.Second, StoreConcurrency: 4, StoreChunkRows: 200000, StoreRetries: 4,
+			getenv: func(k string) string { return env[k] }},
+	}
+	if tweak != nil {
+		tweak(a)
+	}
+	var out, errb bytes.Buffer
+	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// sameRecords compares two audits' JSON lines one by one, after taking
+// out the only thing that may differ: where the lines came from (a path
+// under testdata/incidents/CASE/ against vlogs://HOST:PORT/), in source
+// paths and findings' evidence.
+func sameRecords(t *testing.T, files, store, fileRoot, storeRoot string) {
+	t.Helper()
+	norm := func(s string) []string {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, fileRoot, ""), storeRoot, "")
+		return strings.Split(strings.TrimSpace(s), "\n")
+	}
+	a, b := norm(files), norm(store)
+	for i := range max(len(a), len(b)) {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			t.Fatalf("record %d differs (files: %d records, store: %d):\nfiles: %s\nstore: %s", i+1, len(a), len(b), x, y)
+		}
+	}
+	if len(a) < 5 {
+		t.Fatalf("only %d records: %s", len(a), files)
+	}
+}
+
+var incidents = []string{"case1-0.10.2-no-retries", "case2-spring-idempotent-retries", "case3-acks1-zk-expiry", "worked-0.10.2"}
+
+func ingestIncidents(t *testing.T, srv *vltest.Server) {
+	t.Helper()
+	ctx := context.Background()
+	for _, c := range incidents {
+		extra := map[string]string{"case": c}
+		files, err := vltest.Files(filepath.Join("..", "..", "testdata", "incidents", c), extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := vltest.Ingest(ctx, srv.URL, files, vltest.StreamFields(extra), time.UTC); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := srv.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func summaryOf(t *testing.T, out string) map[string]any {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &m); err != nil || m["type"] != "summary" {
+		t.Fatalf("last line is not the summary: %q", lines[len(lines)-1])
+	}
+	return m
+}
+
+// The tests run against a real VictoriaLogs (internal/vltest): the bundled
+// incidents are ingested as a shipper would send them, and the audit read
+// back from the store must equal the audit of the files, record for record.
+func TestLogStore(t *testing.T) {
+	srv := vltest.Start(t)
+	ingestIncidents(t, srv)
+	root := filepath.Join("..", "..", "testdata", "incidents") + string(filepath.Separator)
+	storeRoot := "vlogs://" + srv.Addr + "/"
+
+	t.Run("equals files", func(t *testing.T) {
+		for _, c := range incidents {
+			t.Run(c, func(t *testing.T) {
+				files, ferr, fcode := audit(t, "json", root+c)
+				store, serr, scode := storeAudit(t, srv.URL, `{case="`+c+`"}`, nil, nil)
+				if fcode != 0 || scode != 0 {
+					t.Fatalf("exit %d / %d: %s %s", fcode, scode, ferr, serr)
+				}
+				if serr != "" {
+					t.Errorf("stderr: %s", serr)
+				}
+				sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
+			})
+		}
+	})
+
+	t.Run("small chunks fetched concurrently", func(t *testing.T) {
+		c := "case3-acks1-zk-expiry"
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, srv.URL, `{case="`+c+`"}`, nil, func(a *AuditCmd) {
+			a.Store.StoreChunkRows, a.Store.StoreConcurrency = 7, 3
+		})
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
+	})
+
+	t.Run("brokers from the store, producer from disk", func(t *testing.T) {
+		c := "case1-0.10.2-no-retries"
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, srv.URL, `{case="`+c+`",host=~"broker-.*"}`, nil, nil, root+c+"/app/producer.log")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
+	})
+
+	t.Run("matches nothing", func(t *testing.T) {
+		empty := filepath.Join(t.TempDir(), "server.log")
+		os.WriteFile(empty, nil, 0o644)
+		_, _, emptyCode := audit(t, "json", empty)
+		out, serr, code := storeAudit(t, srv.URL, `{case="no-such-case"}`, nil, nil)
+		if code != emptyCode {
+			t.Errorf("exit %d, an empty file gives %d", code, emptyCode)
+		}
+		if !strings.Contains(serr, "the query matched no lines") {
+			t.Errorf("no note on stderr: %q", serr)
+		}
+		if s := summaryOf(t, out); s["elections"] != 0.0 || s["sources"] != 0.0 {
+			t.Errorf("summary: %v", s)
+		}
+	})
+
+	t.Run("bad query shows the server's message", func(t *testing.T) {
+		_, serr, code := storeAudit(t, srv.URL, `foo(`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "HTTP 400") || !strings.Contains(serr, "cannot parse") {
+			t.Errorf("exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("retries a 5xx", func(t *testing.T) {
+		c := "case2-spring-idempotent-retries"
+		p := newProxy(t, srv.URL)
+		p.fail5xx = 2
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, nil)
+		if code != 0 || !strings.Contains(serr, "retrying (2)") || !strings.Contains(serr, "HTTP 503") {
+			t.Fatalf("exit %d, stderr %q", code, serr)
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), "vlogs://"+strings.TrimPrefix(p.url, "http://")+"/")
+	})
+
+	t.Run("malformed line counted and skipped", func(t *testing.T) {
+		c := "case2-spring-idempotent-retries"
+		p := newProxy(t, srv.URL)
+		p.inject = []byte("{\"_msg\":\"cut off\n<html>not json</html>\n")
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, nil)
+		if code != 0 || !strings.Contains(serr, "2 line(s) of the server's answers were not a log row") {
+			t.Fatalf("exit %d, stderr %q", code, serr)
+		}
+		if s := summaryOf(t, store); s["store_skipped_lines"] != 2.0 {
+			t.Errorf("summary: %v", s)
+		}
+		// Apart from the count, the audit is the files' audit.
+		store = strings.Replace(store, `,"store_skipped_lines":2`, "", 1)
+		sameRecords(t, files, store, root+c+string(filepath.Separator), "vlogs://"+strings.TrimPrefix(p.url, "http://")+"/")
+	})
+
+	t.Run("server goes away mid-stream", func(t *testing.T) {
+		c := "case3-acks1-zk-expiry"
+		p := newProxy(t, srv.URL)
+		p.cutRowQuery = 3 // the third chunk breaks off, then nothing answers
+		out, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, func(a *AuditCmd) {
+			a.Store.StoreChunkRows, a.Store.StoreConcurrency, a.Store.StoreRetries = 40, 1, 1
+		})
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		if !strings.Contains(serr, "the results are partial") || !strings.Contains(serr, "read stopped after") {
+			t.Errorf("stderr %q", serr)
+		}
+		s := summaryOf(t, out)
+		if s["partial"] != true {
+			t.Errorf("summary not flagged partial: %v", s)
+		}
+		if !strings.Contains(out, `"type":"source"`) || !strings.Contains(out, `"error":"log store: read stopped after`) {
+			t.Errorf("sources do not carry the error:\n%s", out)
+		}
+	})
+
+	t.Run("auth required", func(t *testing.T) {
+		p := newProxy(t, srv.URL)
+		p.bearer = "s3cret-token"
+		c := "worked-0.10.2"
+		_, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "HTTP 401") || !strings.Contains(serr, "LEADERAUDIT_STORE_TOKEN") || !strings.Contains(serr, "bearer token required") {
+			t.Errorf("missing token: exit %d, stderr %q", code, serr)
+		}
+		out, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, map[string]string{"LEADERAUDIT_STORE_TOKEN": "s3cret-token"}, nil)
+		if code != 0 || summaryOf(t, out)["elections"] != 1.0 {
+			t.Errorf("with token: exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("basic auth of VictoriaLogs itself", func(t *testing.T) {
+		authed := vltest.Start(t, "-httpAuth.username=auditor", "-httpAuth.password=pa55")
+		_, serr, code := storeAudit(t, authed.URL, `*`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "HTTP 401") {
+			t.Errorf("without credentials: exit %d, stderr %q", code, serr)
+		}
+		_, serr, code = storeAudit(t, authed.URL, `*`, map[string]string{"LEADERAUDIT_STORE_USER": "auditor", "LEADERAUDIT_STORE_PASSWORD": "pa55"}, nil)
+		if code != 0 || !strings.Contains(serr, "the query matched no lines") {
+			t.Errorf("with credentials: exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("credentials never on the command line", func(t *testing.T) {
+		_, serr, code := storeAudit(t, "http://user:pw@"+srv.Addr, `*`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "do not belong on the command line") {
+			t.Errorf("exit %d, stderr %q", code, serr)
+		}
+	})
+}
+
+// proxy stands between the audit and the real server to make it fail in
+// the ways a network and a store do.
+type proxy struct {
+	url, target string
+	mu          sync.Mutex
+	rowQueries  int
+	fail5xx     int    // answer this many requests with 503 first
+	inject      []byte // put these lines in front of each row query's answer
+	cutRowQuery int    // break off the n-th row query's answer, then refuse all
+	dead        bool
+	bearer      string // require this bearer token
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	p := &proxy{target: target}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: p}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	p.url = "http://" + l.Addr().String()
+	return p
+}
+
+func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	p.mu.Lock()
+	if p.dead {
+		p.mu.Unlock()
+		panic(http.ErrAbortHandler)
+	}
+	if p.bearer != "" && r.Header.Get("Authorization") != "Bearer "+p.bearer {
+		p.mu.Unlock()
+		http.Error(w, "bearer token required", http.StatusUnauthorized)
+		return
+	}
+	if p.fail5xx > 0 {
+		p.fail5xx--
+		p.mu.Unlock()
+		http.Error(w, "vlselect: storage node unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	rowQuery := strings.HasSuffix(r.URL.Path, "/select/logsql/query") && bytes.Contains(body, []byte("sort+by"))
+	n := 0
+	if rowQuery {
+		p.rowQueries++
+		n = p.rowQueries
+	}
+	p.mu.Unlock()
+	req, _ := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+	req.Header = r.Header.Clone()
+	req.Header.Del("Accept-Encoding") // plain text, so lines can be injected and cut
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.Header().Del("Content-Length")
+	w.WriteHeader(resp.StatusCode)
+	if rowQuery && p.inject != nil {
+		w.Write(p.inject)
+	}
+	if rowQuery && n == p.cutRowQuery {
+		data, _ := io.ReadAll(resp.Body)
+		w.Write(data[:len(data)/2])
+		w.(http.Flusher).Flush()
+		p.mu.Lock()
+		p.dead = true
+		p.mu.Unlock()
+		panic(http.ErrAbortHandler)
+	}
+	io.Copy(w, resp.Body)
+}
