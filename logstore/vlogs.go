@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -44,6 +45,8 @@ type VLogsOptions struct {
 	// LevelFields, LoggerFields: where a shipper that parsed the line put
 	// its level and logger (used for a _msg with no header of its own).
 	LevelFields, LoggerFields []string
+	// Gzip: ask for compressed answers (a slow link to the store).
+	Gzip bool
 	// Getenv reads the credentials (os.Getenv if nil).
 	Getenv func(string) string
 }
@@ -117,8 +120,10 @@ func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 		ResponseHeaderTimeout: opt.Timeout,
 		MaxIdleConnsPerHost:   16,
 		IdleConnTimeout:       90 * time.Second,
-		// The answers are JSON lines that compress 10-20×; Go asks for
-		// gzip and unpacks it by itself.
+		// The answers are JSON lines that compress about 10×, but
+		// compressing them doubled the server's time per query on a
+		// 2-core host; worth it only over a slow link.
+		DisableCompression: !opt.Gzip,
 	}
 	v := &VLogs{
 		base:   &url.URL{Scheme: scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, "/")},
@@ -292,23 +297,25 @@ func sortCounts(cs []Count) {
 	}
 }
 
-// rowQuery sorts by time, then by the shipper's offset (VictoriaLogs
-// returns rows in no particular order, and orders rows with equal _time
-// arbitrarily even under "sort by (_time)"), and keeps only the fields
-// the audit reads.
+// rowQuery keeps only the fields the audit reads, then sorts by time and
+// by the shipper's offset: VictoriaLogs returns rows in no particular
+// order, and orders rows with equal _time arbitrarily even under "sort by
+// (_time)". Keeping the fields first matters: sorting whole rows took
+// about 4× longer on a 100 MB set.
 func (v *VLogs) rowQuery(text string) string {
 	var b strings.Builder
 	b.WriteString(text)
+	b.WriteString(" | fields _time, _msg, _stream")
+	for _, f := range slices.Concat(v.opt.OrderFields, v.opt.LevelFields, v.opt.LoggerFields) {
+		b.WriteString(", ")
+		b.WriteString(quoteField(f))
+	}
 	b.WriteString(" | sort by (_time")
 	for _, f := range v.opt.OrderFields {
 		b.WriteString(", ")
 		b.WriteString(quoteField(f))
 	}
-	b.WriteString(") | fields _time, _msg, _stream")
-	for _, f := range append(append([]string(nil), v.opt.LevelFields...), v.opt.LoggerFields...) {
-		b.WriteString(", ")
-		b.WriteString(quoteField(f))
-	}
+	b.WriteString(")")
 	return b.String()
 }
 

@@ -24,6 +24,7 @@ type storeFlags struct {
 	StoreTimeout     time.Duration `name:"store-timeout" group:"log store" default:"30s" help:"Time to connect and for the store to start answering a request."`
 	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
 	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
+	StoreGzip        bool          `name:"store-gzip" group:"log store" help:"Ask the store for gzip-compressed answers: about 10× fewer bytes over a slow link, for more CPU on both ends."`
 	StoreRetries     int           `name:"store-retries" group:"log store" default:"4" help:"Retries of a request that failed with a connection error or a 5xx, with backoff from 500 ms; 4xx answers are not retried."`
 
 	getenv func(string) string // tests; os.Getenv otherwise
@@ -36,7 +37,7 @@ func (sf *storeFlags) open() (logstore.Store, error) {
 		getenv = os.Getenv
 	}
 	return logstore.NewVLogs(sf.From, logstore.VLogsOptions{
-		CAFile: sf.StoreCA, Timeout: sf.StoreTimeout, Tenant: sf.StoreTenant, OrderFields: sf.OrderField, Getenv: getenv,
+		CAFile: sf.StoreCA, Timeout: sf.StoreTimeout, Tenant: sf.StoreTenant, OrderFields: sf.OrderField, Gzip: sf.StoreGzip, Getenv: getenv,
 	})
 }
 
