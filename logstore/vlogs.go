@@ -334,10 +334,28 @@ func (v *VLogs) Rows(ctx context.Context, q Query, fn func(*Row) error) error {
 	return v.rows(ctx, "query", v.form(q, v.rowQuery(q.Text)), fn)
 }
 
-// Tail follows /select/logsql/tail. Live rows come in arrival order,
-// which is the order each shipper sent them.
+// Tail follows /select/logsql/tail; a window Start in the past is asked
+// for as start_offset (the rows since then first, then live ones).
 func (v *VLogs) Tail(ctx context.Context, q Query, fn func(*Row) error) error {
-	return v.rows(ctx, "tail", url.Values{"query": {q.Text}}, fn)
+	f := url.Values{"query": {v.tailQuery(q.Text)}}
+	if !q.Start.IsZero() {
+		if d := time.Since(q.Start); d > 0 {
+			f.Set("start_offset", strconv.FormatInt(d.Milliseconds(), 10)+"ms")
+		}
+	}
+	return v.rows(ctx, "tail", f, fn)
+}
+
+// tailQuery keeps only the fields the audit reads (tail takes no sort).
+func (v *VLogs) tailQuery(text string) string {
+	var b strings.Builder
+	b.WriteString(text)
+	b.WriteString(" | fields _time, _msg, _stream")
+	for _, f := range slices.Concat(v.opt.LevelFields, v.opt.LoggerFields) {
+		b.WriteString(", ")
+		b.WriteString(quoteField(f))
+	}
+	return b.String()
 }
 
 func (v *VLogs) rows(ctx context.Context, path string, form url.Values, fn func(*Row) error) error {

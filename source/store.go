@@ -119,7 +119,7 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 	// Source indices follow the names, as files' follow their paths, so
 	// events with equal times come in the same order as from files.
 	sort.SliceStable(ss, func(i, j int) bool {
-		return streamName(s.ident, ss[i].Fields, ss[i].Name) < streamName(s.ident, ss[j].Fields, ss[j].Name)
+		return StreamName(s.ident, ss[i].Fields, ss[i].Name) < StreamName(s.ident, ss[j].Fields, ss[j].Name)
 	})
 	for _, x := range ss {
 		if x.Rows == 0 {
@@ -134,10 +134,11 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 	return st, nil
 }
 
-// streamName builds a path-like name from the identity fields and the
-// file field (vlogs://host:9428/broker-1/state-change.log), so file kinds,
-// --broker and --tz globs and broker ids from paths work as for files.
-func streamName(ident []string, fields map[string]string, stream string) string {
+// StreamName names a stream as an input: a path-like name built from the
+// identity fields and the file field (broker-1/state-change.log), so file
+// kinds, --broker and --tz globs and broker ids from paths work as for
+// files; the store's own spelling when no such field is there.
+func StreamName(ident []string, fields map[string]string, stream string) string {
 	var parts []string
 	for _, f := range ident {
 		if v := fields[f]; v != "" {
@@ -157,7 +158,7 @@ func streamName(ident []string, fields map[string]string, stream string) string 
 }
 
 func (r *Reader) addStream(s *store, name string, fields map[string]string) *storeStream {
-	rel := streamName(s.ident, fields, name)
+	rel := StreamName(s.ident, fields, name)
 	full := s.status.Name + "/" + rel
 	for _, x := range s.streams {
 		if x.rel == rel {
@@ -251,39 +252,48 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	}
 }
 
-// feed parses one row. A _msg may hold several lines (a shipper joined a
-// stack trace or a config block); one with no header of its own (the
-// shipper parsed the line and kept only the message) gets a JSON header
-// from _time and the level and logger fields, unless the stream's rows
-// carry headers (then it continues the record before it).
+// feed parses one row.
 func (s *store) feed(x *storeStream, row *logstore.Row) {
 	emit := func(ev *parser.Event) { s.enqueue(x, ev) }
+	RowLines(row, &x.raw, x.src.Loc, func(line []byte) {
+		x.src.Bytes += int64(len(line)) + 1
+		x.p.Line(line, emit)
+	})
+	if _, ok := x.p.Pending(); ok {
+		s.pending[x] = true
+	} else {
+		delete(s.pending, x)
+	}
+}
+
+// RowLines calls fn with the lines of a row as its log file held them. A
+// _msg may hold several lines (a shipper joined a stack trace or a config
+// block). One with no header of its own (the shipper parsed the line and
+// kept only the message) gets a JSON header from _time and the level and
+// logger fields, unless the stream's rows carry headers (*raw, set by the
+// first that does): then it continues the record before it, as a line of
+// a stack trace shipped on its own would.
+func RowLines(row *logstore.Row, raw *bool, loc *time.Location, fn func(line []byte)) {
 	msg := row.Msg
 	first := true
 	for {
 		line, rest, more := strings.Cut(msg, "\n")
-		x.src.Bytes += int64(len(line)) + 1
 		if first {
 			first = false
-			if !x.raw {
+			if !*raw {
 				var rec parser.Record
-				if parser.ParseHeader([]byte(line), x.src.Loc, &rec) {
-					x.raw = true
+				if parser.ParseHeader([]byte(line), loc, &rec) {
+					*raw = true
 				} else {
 					line = wrapJSON(row, line)
 				}
 			}
 		}
-		x.p.Line([]byte(line), emit)
+		fn([]byte(line))
 		if !more {
-			break
+			return
 		}
 		msg = rest
-	}
-	if _, ok := x.p.Pending(); ok {
-		s.pending[x] = true
-	} else {
-		delete(s.pending, x)
 	}
 }
 

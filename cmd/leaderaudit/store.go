@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/follow"
 	"github.com/leaderaudit/leaderaudit/logstore"
 	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/source"
@@ -139,4 +141,101 @@ func storeNotes(st *source.StoreStatus, stderr io.Writer) []string {
 		note("%d event(s) passed on out of their time order (too many waiting behind a stream with a held-back record)", st.Forced)
 	}
 	return notes
+}
+
+// tail makes the live source of watch --from: the rows since since (none
+// if zero), then new ones as they arrive.
+func (sf *storeFlags) tail(since time.Time, locFor func(string) *time.Location) (*storeTail, error) {
+	s, err := sf.open()
+	if err != nil {
+		return nil, err
+	}
+	ident := sf.SourceField
+	if len(ident) == 0 {
+		ident = source.DefaultIdentityFields
+	}
+	return &storeTail{s: s, query: sf.Query, since: since, ident: ident, locFor: locFor}, nil
+}
+
+// storeTail follows a store's tail for the live pipeline: each row's
+// lines, named by their stream as audit --from names them.
+type storeTail struct {
+	s      logstore.Store
+	query  string
+	since  time.Time
+	ident  []string
+	locFor func(string) *time.Location
+}
+
+type tailStream struct {
+	name string
+	loc  *time.Location
+	raw  bool
+}
+
+// Run tails until ctx is done. A broken connection or a 5xx is retried
+// with backoff (up to 30 s apart), resuming after the last row's time;
+// rows at that very time that had not arrived are lost. A 4xx ends it.
+func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
+	streams := map[string]*tailStream{}
+	var last time.Time
+	wait := 500 * time.Millisecond
+	for {
+		q := logstore.Query{Text: t.query, Window: logstore.Window{Start: t.since}}
+		resume := last
+		if !resume.IsZero() {
+			q.Start = resume
+		}
+		got := false
+		err := t.s.Tail(ctx, q, func(row *logstore.Row) error {
+			if !resume.IsZero() && !row.Time.After(resume) {
+				return nil // seen before the reconnect
+			}
+			got = true
+			if row.Time.After(last) {
+				last = row.Time
+			}
+			st := streams[row.Stream]
+			if st == nil {
+				f, _ := logstore.ParseStreamName(row.Stream)
+				name := t.s.String() + "/" + source.StreamName(t.ident, f, row.Stream)
+				st = &tailStream{name: name, loc: t.locFor(strings.TrimPrefix(name, t.s.String()+"/"))}
+				streams[row.Stream] = st
+			}
+			var batch []follow.Line
+			source.RowLines(row, &st.raw, st.loc, func(line []byte) {
+				batch = append(batch, follow.Line{Path: st.name, Text: append([]byte(nil), line...)})
+			})
+			select {
+			case out <- batch:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if ctx.Err() != nil {
+			return nil
+		}
+		var se *logstore.StatusError
+		if errors.As(err, &se) && !se.Temporary() {
+			return err
+		}
+		if got {
+			wait = 500 * time.Millisecond
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
+}
+
+// relative applies --tz and --broker to a stream's name without the
+// store's address, as audit --from does (a store host named kafka-1 must
+// not make every stream broker 1).
+func (t *storeTail) relative(locFor func(string) *time.Location, brokerFor func(string) int32) (func(string) *time.Location, func(string) int32) {
+	strip := func(p string) string { return strings.TrimPrefix(p, t.s.String()+"/") }
+	return func(p string) *time.Location { return locFor(strip(p)) }, func(p string) int32 { return brokerFor(strip(p)) }
 }
