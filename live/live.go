@@ -425,7 +425,9 @@ func (p *Pipeline) Run(ctx context.Context) error {
 		p.started = true
 		p.follow(ctx, remote)
 		cancel()
-		for range remote {
+		if remote != nil {
+			for range remote {
+			}
 		}
 		runErr = errors.Join(<-errc, <-remoteErr)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/vltest"
+	"github.com/leaderaudit/leaderaudit/live"
+	"github.com/leaderaudit/leaderaudit/parser"
 )
 
 // storeAudit runs audit --format json over a store (and paths, if any).
@@ -237,6 +240,76 @@ func TestLogStore(t *testing.T) {
 		_, serr, code = storeAudit(t, authed.URL, `*`, map[string]string{"LEADERAUDIT_STORE_USER": "auditor", "LEADERAUDIT_STORE_PASSWORD": "pa55"}, nil)
 		if code != 0 || !strings.Contains(serr, "the query matched no lines") {
 			t.Errorf("with credentials: exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("watch follows the tail", func(t *testing.T) {
+		// The worked example's election, happening now: its lines are
+		// sent after the pipeline started following.
+		tl := (&storeFlags{From: "vlogs://" + srv.Addr, Query: `{case="live"}`, StoreTimeout: 10 * time.Second,
+			getenv: func(string) string { return "" }})
+		tail, err := tl.tail(time.Time{}, func(string) *time.Location { return time.UTC })
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := live.Config{Remote: tail, Loc: time.UTC, Timeline: (&AuditCmd{SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}).liveTimelineConfig()}
+		cfg.LocFor, cfg.BrokerFor = tail.relative(func(string) *time.Location { return time.UTC }, parser.BrokerFromPath)
+		p, err := live.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- p.Run(ctx) }()
+		time.Sleep(1500 * time.Millisecond) // the tail is open
+
+		data, err := os.ReadFile(filepath.Join(root, "worked-0.10.2", "broker-2", "state-change.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := time.Date(2019, 2, 25, 15, 1, 3, 23e6, time.UTC)
+		shift := time.Now().UTC().Truncate(time.Millisecond).Add(-time.Second).Sub(first)
+		var body bytes.Buffer
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			ts, err := time.Parse("2006-01-02 15:04:05,000", line[1:24])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts = ts.Add(shift)
+			msg := "[" + ts.Format("2006-01-02 15:04:05,000") + "]" + line[25:]
+			row, _ := json.Marshal(map[string]string{"_time": ts.Format(time.RFC3339Nano), "_msg": msg, "host": "broker-2", "file": "state-change.log", "case": "live", "log.offset": fmt.Sprint(i)})
+			body.Write(append(row, '\n'))
+		}
+		resp, err := http.Post(srv.URL+"/insert/jsonline?_stream_fields=case,host,file", "application/stream+json", &body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Flush(context.Background())
+		deadline := time.After(20 * time.Second)
+	wait:
+		for {
+			select {
+			case snap := <-p.Updates():
+				if snap.Stats.Lines >= 7 {
+					break wait
+				}
+			case <-deadline:
+				break wait
+			}
+		}
+		cancel()
+		for range p.Updates() {
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if n := p.Collector().Episodes; n != 1 {
+			t.Fatalf("%d elections from the tail, want the worked example's 1", n)
+		}
+		srcs := p.Sources()
+		if len(srcs) != 1 || srcs[0].Path != "vlogs://"+srv.Addr+"/broker-2/state-change.log" || srcs[0].Lines != 7 {
+			t.Errorf("sources: %+v", srcs)
 		}
 	})
 
