@@ -1,6 +1,7 @@
 package logstore
 
 import (
+	"bytes"
 	"errors"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -93,67 +94,63 @@ func skipWS(b []byte, i int) int {
 }
 
 // unquote appends the JSON string starting at b[i] (a quote) to buf and
-// returns the index after its closing quote.
+// returns the index after its closing quote. Runs without escapes are
+// found with IndexByte, which is most of a log line. Raw control
+// characters, which JSON forbids and no store writes, are kept.
 func unquote(b []byte, i int, buf []byte) ([]byte, int, bool) {
 	i++
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '"':
-			return buf, i + 1, true
-		case c == '\\':
-			if i+1 >= len(b) {
-				return buf, i, false
-			}
-			i++
-			switch b[i] {
-			case '"', '\\', '/':
-				buf = append(buf, b[i])
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := hex4(b, i+1)
-				if !ok {
-					return buf, i, false
-				}
-				i += 4
-				if utf16.IsSurrogate(r) {
-					r2, ok2 := rune(-1), false
-					if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-						r2, ok2 = hex4(b, i+3)
-					}
-					if d := utf16.DecodeRune(r, r2); ok2 && d != utf8.RuneError {
-						r = d
-						i += 6
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				return buf, i, false
-			}
-			i++
-		case c < 0x20:
-			return buf, i, false
-		default:
-			j := i + 1
-			for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
-				j++
-			}
-			buf = append(buf, b[i:j]...)
-			i = j
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return buf, len(b), false
 		}
+		seg := b[i : i+q]
+		e := bytes.IndexByte(seg, '\\')
+		if e < 0 {
+			return append(buf, seg...), i + q + 1, true
+		}
+		buf = append(buf, seg[:e]...)
+		i += e + 1 // at the escaped character
+		if i >= len(b) {
+			return buf, i, false
+		}
+		switch b[i] {
+		case '"', '\\', '/':
+			buf = append(buf, b[i])
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(b, i+1)
+			if !ok {
+				return buf, i, false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(-1), false
+				if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+					r2, ok2 = hex4(b, i+3)
+				}
+				if d := utf16.DecodeRune(r, r2); ok2 && d != utf8.RuneError {
+					r = d
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return buf, i, false
+		}
+		i++
 	}
-	return buf, i, false
 }
 
 func hex4(b []byte, i int) (rune, bool) {

@@ -26,7 +26,9 @@ type Row struct {
 	Time time.Time
 	// Msg is the record's text; a shipper that joins multi-line records
 	// (stack traces, config blocks) keeps their lines separated by '\n'.
-	Msg string
+	// It is valid only during the callback that is handed the row (Read
+	// copies it), so a store can decode into one reused buffer.
+	Msg []byte
 	// Stream names the stream the record belongs to, in the store's own
 	// spelling ({host="broker-1",file="state-change.log"}); records of one
 	// stream come from one log file.
@@ -78,6 +80,7 @@ type Store interface {
 	// Rows calls fn for each row of the window in time order (rows of one
 	// stream with equal times in the order they were written, where the
 	// store can tell). An error from fn stops the read and is returned.
+	// The row, Msg included, is valid during the call only.
 	Rows(ctx context.Context, q Query, fn func(*Row) error) error
 	// Tail calls fn for each row matching the query that arrives from now
 	// on, until ctx is done.

@@ -166,8 +166,19 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 	for attempt := 0; ; attempt++ {
 		sent := false
 		batch := make([]Row, 0, batchRows)
+		// The messages of a batch share one slab: one allocation per
+		// batch instead of one per row (the garbage collector's share of
+		// reading 1 GB was a fifth of the client's time).
+		slab := make([]byte, 0, 64<<10)
 		err := s.Rows(ctx, q, func(r *Row) error {
-			batch = append(batch, *r)
+			row := *r
+			if len(slab)+len(r.Msg) > cap(slab) {
+				slab = make([]byte, 0, max(64<<10, len(r.Msg)))
+			}
+			n := len(slab)
+			slab = append(slab, r.Msg...)
+			row.Msg = slab[n:len(slab):len(slab)]
+			batch = append(batch, row)
 			if len(batch) == batchRows {
 				select {
 				case out <- batch:
@@ -176,6 +187,7 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 				}
 				sent = true
 				batch = make([]Row, 0, batchRows)
+				slab = make([]byte, 0, 64<<10)
 			}
 			return nil
 		})

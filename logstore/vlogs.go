@@ -118,8 +118,11 @@ func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 		TLSClientConfig:       tlsCfg,
 		TLSHandshakeTimeout:   opt.Timeout,
 		ResponseHeaderTimeout: opt.Timeout,
-		MaxIdleConnsPerHost:   16,
-		IdleConnTimeout:       90 * time.Second,
+		// Answers are streamed in bulk: net/http's 4 KiB default made
+		// the read syscalls a tenth of the client's time.
+		ReadBufferSize:      256 << 10,
+		MaxIdleConnsPerHost: 16,
+		IdleConnTimeout:     90 * time.Second,
 		// The answers are JSON lines that compress about 10×, but
 		// compressing them doubled the server's time per query on a
 		// 2-core host; worth it only over a slow link.
@@ -360,6 +363,7 @@ func (v *VLogs) tailQuery(text string) string {
 
 func (v *VLogs) rows(ctx context.Context, path string, form url.Values, fn func(*Row) error) error {
 	var r Row
+	var msg []byte
 	streams := map[string]string{}
 	level, logger := -1, -1
 	return v.lines(ctx, path, form, func(k, val []byte) {
@@ -367,7 +371,8 @@ func (v *VLogs) rows(ctx context.Context, path string, form url.Values, fn func(
 		case "_time":
 			r.Time, _ = time.Parse(time.RFC3339Nano, string(val))
 		case "_msg":
-			r.Msg = string(val)
+			msg = append(msg[:0], val...)
+			r.Msg = msg
 		case "_stream":
 			s, ok := streams[string(val)]
 			if !ok {

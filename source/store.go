@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"encoding/json"
@@ -277,19 +278,19 @@ func RowLines(row *logstore.Row, raw *bool, loc *time.Location, fn func(line []b
 	msg := row.Msg
 	first := true
 	for {
-		line, rest, more := strings.Cut(msg, "\n")
+		line, rest, more := bytes.Cut(msg, []byte{'\n'})
 		if first {
 			first = false
 			if !*raw {
 				var rec parser.Record
-				if parser.ParseHeader([]byte(line), loc, &rec) {
+				if parser.ParseHeader(line, loc, &rec) {
 					*raw = true
 				} else {
 					line = wrapJSON(row, line)
 				}
 			}
 		}
-		fn([]byte(line))
+		fn(line)
 		if !more {
 			return
 		}
@@ -298,8 +299,8 @@ func RowLines(row *logstore.Row, raw *bool, loc *time.Location, fn func(line []b
 }
 
 // wrapJSON gives a header-less message the parser's JSON layout.
-func wrapJSON(row *logstore.Row, msg string) string {
-	m := map[string]string{"@timestamp": row.Time.UTC().Format(time.RFC3339Nano), "message": msg}
+func wrapJSON(row *logstore.Row, msg []byte) []byte {
+	m := map[string]string{"@timestamp": row.Time.UTC().Format(time.RFC3339Nano), "message": string(msg)}
 	if row.Level != "" {
 		m["level"] = row.Level
 	}
@@ -307,7 +308,7 @@ func wrapJSON(row *logstore.Row, msg string) string {
 		m["logger_name"] = row.Logger
 	}
 	b, _ := json.Marshal(m)
-	return string(b)
+	return b
 }
 
 func (s *store) enqueue(x *storeStream, ev *parser.Event) {
