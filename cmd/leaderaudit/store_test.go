@@ -313,6 +313,74 @@ func TestLogStore(t *testing.T) {
 		}
 	})
 
+	t.Run("shipper kept only the message", func(t *testing.T) {
+		// A shipper that parsed the log4j line sends its message with
+		// level and logger as fields: the row gets a header from them.
+		path := filepath.Join(root, "worked-0.10.2", "broker-2", "state-change.log")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body bytes.Buffer
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			ts, err := time.Parse("2006-01-02 15:04:05,000", line[1:24])
+			if err != nil {
+				t.Fatal(err)
+			}
+			level, rest, _ := strings.Cut(line[26:], " ")
+			msg, logger, ok := strings.Cut(rest, " (state.change.logger)")
+			if !ok || logger != "" {
+				t.Fatalf("line %d: %q", i+1, line)
+			}
+			row, _ := json.Marshal(map[string]string{"_time": ts.Format(time.RFC3339Nano), "_msg": msg, "level": level,
+				"logger": "state.change.logger", "host": "broker-2", "case": "parsed", "log.offset": fmt.Sprint(i)})
+			body.Write(append(row, '\n'))
+		}
+		resp, err := http.Post(srv.URL+"/insert/jsonline?_stream_fields=case,host", "application/stream+json", &body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Flush(context.Background())
+		files, _, _ := audit(t, "json", path)
+		store, serr, code := storeAudit(t, srv.URL, `{case="parsed"}`, nil, nil)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		election := func(out string) string {
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, `{"type":"election"`) {
+					return l
+				}
+			}
+			return ""
+		}
+		if e := election(files); e == "" || e != election(store) {
+			t.Errorf("election from files:\n%s\nfrom parsed rows:\n%s", e, election(store))
+		}
+		if !strings.Contains(store, `"layouts":["json"]`) {
+			t.Errorf("rows not read as the JSON layout:\n%s", store)
+		}
+	})
+
+	t.Run("terminal safety", func(t *testing.T) {
+		evil := "broker-9\x1b]52;c;ZXZpbA==\x07\x1b[2J"
+		row, _ := json.Marshal(map[string]string{"_time": "2019-02-25T15:01:03.023Z", "_msg": "[2019-02-25 15:01:03,023] INFO \x1b[31mred\x1b[0m (kafka.server.KafkaServer)", "host": evil, "case": "evil"})
+		resp, err := http.Post(srv.URL+"/insert/jsonline?_stream_fields=case,host", "application/stream+json", bytes.NewReader(row))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Flush(context.Background())
+		out, serr, code := storeAudit(t, srv.URL, `{case="evil"}`, nil, func(a *AuditCmd) { a.Format = "text" })
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		if strings.ContainsAny(out+serr, "\x1b\x07") || !strings.Contains(out, "broker-9") {
+			t.Errorf("control sequences reached the terminal:\n%q", out)
+		}
+	})
+
 	t.Run("credentials never on the command line", func(t *testing.T) {
 		_, serr, code := storeAudit(t, "http://user:pw@"+srv.Addr, `*`, nil, nil)
 		if code != exitError || !strings.Contains(serr, "do not belong on the command line") {
