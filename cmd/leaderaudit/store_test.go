@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -378,6 +381,30 @@ func TestLogStore(t *testing.T) {
 		}
 		if strings.ContainsAny(out+serr, "\x1b\x07") || !strings.Contains(out, "broker-9") {
 			t.Errorf("control sequences reached the terminal:\n%q", out)
+		}
+	})
+
+	t.Run("TLS with a CA file", func(t *testing.T) {
+		ts := httptest.NewUnstartedServer(&proxy{target: srv.URL})
+		ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is the point
+		ts.StartTLS()
+		defer ts.Close()
+		ca := filepath.Join(t.TempDir(), "ca.pem")
+		if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		https := func(caFile string) func(*AuditCmd) {
+			return func(a *AuditCmd) {
+				a.Store.From, a.Store.StoreCA, a.Store.StoreRetries = "vlogs+https://"+strings.TrimPrefix(ts.URL, "https://"), caFile, 0
+			}
+		}
+		_, serr, code := storeAudit(t, srv.URL, `{case="worked-0.10.2"}`, nil, https(""))
+		if code != exitError || !strings.Contains(serr, "certificate") {
+			t.Errorf("without the CA: exit %d, stderr %q", code, serr)
+		}
+		out, serr, code := storeAudit(t, srv.URL, `{case="worked-0.10.2"}`, nil, https(ca))
+		if code != 0 || summaryOf(t, out)["elections"] != 1.0 {
+			t.Errorf("with the CA: exit %d, stderr %q", code, serr)
 		}
 	})
 
