@@ -103,6 +103,16 @@ type Config struct {
 	// IdleAdvance: when every input has been silent this long, event
 	// time moves on with the wall clock (default 1s; negative: never).
 	IdleAdvance time.Duration
+	// Remote, if set, is a source of live lines that are not files (a log
+	// store's tail), followed beside Paths (which may then be empty).
+	Remote Remote
+}
+
+// Remote sends batches of lines, each Line.Path naming the stream it
+// belongs to (one parser per name, as per file), until ctx is done or it
+// fails for good.
+type Remote interface {
+	Run(ctx context.Context, out chan<- []follow.Line) error
 }
 
 // FileStatus is one followed file.
@@ -173,6 +183,7 @@ type src struct {
 	err      string
 	read     bool
 	skew     time.Duration
+	remote   bool // a stream of Config.Remote, not a file
 }
 
 // Pipeline follows files and runs the engine over them.
@@ -228,7 +239,7 @@ type rateSample struct {
 // New prepares a pipeline: it finds the files present now and where each
 // one's read-back starts. It reads nothing yet.
 func New(cfg Config) (*Pipeline, error) {
-	if len(cfg.Paths) == 0 {
+	if len(cfg.Paths) == 0 && cfg.Remote == nil {
 		return nil, errors.New("live: no paths")
 	}
 	for _, p := range cfg.Paths {
@@ -290,6 +301,9 @@ func New(cfg Config) (*Pipeline, error) {
 		}
 		f.Close()
 		p.backTotal += sf.size - sf.off
+	}
+	if len(cfg.Paths) == 0 {
+		return p, nil
 	}
 	match := cfg.Match
 	fl, err := follow.New(cfg.Paths, follow.Options{
@@ -397,16 +411,32 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	p.readBack(ctx)
 	p.live = true
 	p.dirty = true
+	var runErr error
 	if ctx.Err() == nil {
 		fctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		errc := make(chan error, 1)
-		go func() { errc <- p.f.Run(fctx) }()
-		p.started = true
-		p.follow(ctx)
-		if err := <-errc; err != nil {
-			return err
+		if p.f != nil {
+			go func() { errc <- p.f.Run(fctx) }()
+		} else {
+			errc <- nil
 		}
+		var remote chan []follow.Line
+		remoteErr := make(chan error, 1)
+		if p.cfg.Remote != nil {
+			remote = make(chan []follow.Line, 4)
+			go func() { remoteErr <- p.cfg.Remote.Run(fctx, remote); close(remote) }()
+		} else {
+			remoteErr <- nil
+		}
+		p.started = true
+		p.follow(ctx, remote)
+		cancel()
+		if remote != nil {
+			for range remote {
+			}
+		}
+		runErr = errors.Join(<-errc, <-remoteErr)
 	}
 	for _, s := range p.srcs {
 		s.flushed = false // sets parser Stats.Last even when nothing is held
@@ -414,7 +444,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	}
 	p.tl.Close()
 	p.finalSnapshot()
-	return nil
+	return runErr
 }
 
 // readBack reads the start regions of the files present at the start,
@@ -507,11 +537,19 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
 	p.dirty = true
 }
 
-// follow is the live loop.
-func (p *Pipeline) follow(ctx context.Context) {
+// follow is the live loop. It ends when the follower closes its lines
+// (it does once ctx is done), or with ctx when there is no follower.
+func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	tick := time.NewTicker(p.cfg.Interval)
 	defer tick.Stop()
-	lines, errs := p.f.Lines(), p.f.Errors()
+	var lines <-chan []follow.Line
+	var errs <-chan error
+	var done <-chan struct{}
+	if p.f != nil {
+		lines, errs = p.f.Lines(), p.f.Errors()
+	} else {
+		done = ctx.Done()
+	}
 	for {
 		select {
 		case batch, ok := <-lines:
@@ -522,6 +560,21 @@ func (p *Pipeline) follow(ctx context.Context) {
 			if p.sinceAdvance >= 1024 {
 				p.advance(time.Now())
 			}
+		case batch, ok := <-remote:
+			if !ok {
+				// The store gave up; files go on being followed.
+				remote = nil
+				continue
+			}
+			for _, l := range batch {
+				p.source(l.Path, "").remote = true
+			}
+			p.batch(batch)
+			if p.sinceAdvance >= 1024 {
+				p.advance(time.Now())
+			}
+		case <-done:
+			return
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
@@ -731,7 +784,7 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 		st.Brokers = append(st.Brokers, b)
 	}
 	sort.Slice(st.Brokers, func(i, j int) bool { return st.Brokers[i] < st.Brokers[j] })
-	if p.started {
+	if p.started && p.f != nil {
 		for _, fs := range p.f.Files() {
 			s := p.source(fs.Path, "")
 			fst := FileStatus{Path: fs.Path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood, Missing: fs.Missing}
@@ -748,6 +801,11 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 				fst.Err = sf.err.Error()
 			}
 			st.Files = append(st.Files, fst)
+		}
+	}
+	for _, s := range p.srcs {
+		if s.remote {
+			st.Files = append(st.Files, FileStatus{Path: s.path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood})
 		}
 	}
 	for _, f := range st.Files {

@@ -162,7 +162,8 @@ const (
 type pending struct {
 	kind  pendKind
 	line  int64
-	head  []byte // copy of the header line
+	time  time.Time // the held record's time
+	head  []byte    // copy of the header line
 	conts [][]byte
 	size  int
 }
@@ -208,6 +209,15 @@ func (p *Parser) Flush(emit func(*Event)) {
 	if p.haveMax {
 		p.Stats.Last = p.maxRec.When()
 	}
+}
+
+// Pending reports the time of a record held back until the lines after it
+// are seen (a config block, a client error's stack trace, a hard-wrapped
+// line). Its events come out only with the source's next record or Flush,
+// so whoever merges several parsers by time must not let later events of
+// other sources pass before it.
+func (p *Parser) Pending() (time.Time, bool) {
+	return p.pend.time, p.pend.kind != pendNone
 }
 
 // looksLikeHeader is the cheap test that keeps stack-trace lines away from
@@ -423,6 +433,7 @@ func (p *Parser) brokerIdentity() {
 func (p *Parser) hold(k pendKind, line []byte) {
 	p.pend.kind = k
 	p.pend.line = p.lineNo
+	p.pend.time = p.rec.When()
 	p.pend.head = append(p.pend.head[:0], line...)
 	p.pend.conts = p.pend.conts[:0]
 	p.pend.size = 0

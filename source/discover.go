@@ -31,6 +31,8 @@ type Input struct {
 	// Metadata: a KRaft __cluster_metadata log (a directory, a segment or a
 	// snapshot), decoded by the kraft package.
 	Metadata bool
+	// Remote: a stream of a log store (AddStore), not a file.
+	Remote bool
 }
 
 // isMetadataFile: KRaft segment "<20 digits>.log" or snapshot

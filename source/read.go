@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -169,9 +170,10 @@ type Reader struct {
 	// none themselves (default parser.BrokerFromPath).
 	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
-	Stdin io.Reader
-	// OnLines, if set, is called from reader goroutines with line counts (progress).
+	Stdin  io.Reader
 	chains [][]*Source
+	stores []*store
+	wg     sync.WaitGroup
 }
 
 func (r *Reader) brokerFor(path string) int32 {
@@ -252,20 +254,35 @@ const maxChains = 1024
 
 // Run reads everything and calls fn with every event in time order (file
 // order within a file). It returns when all input is read or ctx is done.
+//
+// The streams of log stores (AddStore) join the first group. Run returns
+// only once their readers are done, so their sources may be read after.
 func (r *Reader) Run(ctx context.Context, fn func(src int, ev *parser.Event)) {
-	for start := 0; start < len(r.chains); start += maxChains {
+	defer r.wg.Wait()
+	stores := r.stores
+	for start := 0; start < len(r.chains) || stores != nil; start += maxChains {
 		end := min(start+maxChains, len(r.chains))
-		r.runGroup(ctx, r.chains[start:end], fn)
+		r.runGroup(ctx, r.chains[start:end], stores, fn)
+		stores = nil
 		if ctx.Err() != nil {
 			return
 		}
 	}
 }
 
-func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, fn func(src int, ev *parser.Event)) {
+func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*store, fn func(src int, ev *parser.Event)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	states := make([]*chainState, len(chains))
+	states := make([]*chainState, len(chains), len(chains)+len(stores))
+	for _, s := range stores {
+		st := &chainState{ch: make(chan []Item, chainDepth)}
+		states = append(states, st)
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.readStore(ctx, s, st.ch)
+		}()
+	}
 	for i, c := range chains {
 		st := &chainState{ch: make(chan []Item, chainDepth)}
 		states[i] = st

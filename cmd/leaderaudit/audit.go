@@ -24,7 +24,7 @@ import (
 
 // AuditCmd is "leaderaudit audit".
 type AuditCmd struct {
-	Paths         []string      `arg:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin." default:"-"`
+	Paths         []string      `arg:"" optional:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin (the default when there is no --from)."`
 	Format        string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
 	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path ('app/*=Europe/Moscow'). Default: this machine's local zone."`
 	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker (session expiry, truncation, coordinator lines) when its path does not say either (kafka-2/, broker2.log are read by themselves): GLOB=ID, repeatable ('node-a/*=1')."`
@@ -42,6 +42,7 @@ type AuditCmd struct {
 	SlowElection  time.Duration `default:"1s" help:"slow-election: an election or one of its steps taking longer than this."`
 	OffsetsParts  int           `name:"offsets-partitions" default:"50" help:"Partition count of __consumer_offsets (for group → coordinator partition)."`
 	Follow        bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
+	Store         storeFlags    `embed:""`
 	CPUProfile    string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
 	MemProfile    string        `name:"memprofile" hidden:"" help:"Write a heap profile here at the end (for development)."`
 }
@@ -245,8 +246,16 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	paths := a.Paths
+	if len(paths) == 0 && a.Store.From == "" {
+		paths = []string{"-"}
+	}
 	if sf.auto {
-		for _, p := range a.Paths {
+		if a.Store.From != "" {
+			fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice and does not re-run a store's query: audit once, then pass the offsets it reports as --skew GLOB=OFFSET (globs match stream names such as vlogs://host:9428/broker-2/server.log)")
+			return exitError
+		}
+		for _, p := range paths {
 			if p == "-" {
 				fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice, and stdin (-) can be read only once: save it to a file")
 				return exitError
@@ -254,7 +263,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 	}
 
-	ins, skipped := source.Discover(a.Paths, 0)
+	ins, skipped := source.Discover(paths, 0)
 	var skippedLines []string
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "leaderaudit: skipping %s: %s\n", report.Clean(s.Path), s.Reason)
@@ -273,6 +282,16 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	rd := source.NewReader(ins, zs.forPath)
 	rd.BrokerFor = bs.forPath
 	rd.Stdin = stdin
+	var st *source.StoreStatus
+	if a.Store.From != "" {
+		if st, err = a.Store.add(ctx, rd, f, stderr); err != nil {
+			fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
+			return exitError
+		}
+		if st.Streams == 0 {
+			fmt.Fprintf(stderr, "leaderaudit: %s: the query matched no lines%s\n", st.Name, window(st.Query.Window, loc))
+		}
+	}
 	applySkew(rd.Sources, sf, &est)
 	estimator := skew.NewEstimator()
 	estimator.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
@@ -307,6 +326,9 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	})
 	interrupted := ctx.Err() != nil
 	tl.Close()
+	if st != nil {
+		skippedLines = append(skippedLines, storeNotes(st, stderr)...)
+	}
 
 	if !sf.auto {
 		est = estimator.Estimate(clocksOf(rd.Sources, bs.forPath))
@@ -315,12 +337,14 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	skewBad := report.InconsistentSkew(&est, func(i int) string { return rd.Sources[i].Path }, loc)
 
 	var infos []report.SourceInfo
-	readAny := false
+	// A store that answered counts as read, even with no lines: as an
+	// empty file does.
+	readAny := st != nil
 	for _, s := range rd.Sources {
 		if s.Binary {
 			continue
 		}
-		if s.Err != nil {
+		if s.Err != nil && !s.Remote {
 			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
 		}
 		if s.Read {
@@ -354,7 +378,11 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		for _, f := range findings {
 			jw.Any(f.Record())
 		}
-		jw.Any(summary(col, tl, cfg, loc, zoneNote, interrupted, len(infos)))
+		sum := summary(col, tl, cfg, loc, zoneNote, interrupted, len(infos))
+		if st != nil {
+			sum.Partial, sum.StoreSkipped = st.Err != nil, st.Skipped
+		}
+		jw.Any(sum)
 		if err := jw.Flush(); err != nil {
 			return writeFailed(err, stderr)
 		}
@@ -430,6 +458,11 @@ type Summary struct {
 	OrphanLines     int64          `json:"orphan_lines"`
 	LateLines       int64          `json:"late_lines"`
 	Interrupted     bool           `json:"interrupted"`
+	// Partial: a log store failed part way; the audit covers what it
+	// sent before.
+	Partial bool `json:"partial,omitempty"`
+	// StoreSkipped: lines of a log store's answers that were not rows.
+	StoreSkipped int64 `json:"store_skipped_lines,omitempty"`
 }
 
 func summary(c *report.Collector, tl *timeline.Timeline, cfg timeline.Config, loc *time.Location, note string, interrupted bool, nsrc int) Summary {

@@ -30,6 +30,14 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	if a.Store.From != "" {
+		fmt.Fprintln(stderr, "leaderaudit: --follow reads files; to follow a log store use: leaderaudit watch --from URL --query LOGSQL")
+		return exitError
+	}
+	if len(a.Paths) == 0 {
+		fmt.Fprintln(stderr, "leaderaudit: --follow needs file or directory paths")
+		return exitError
+	}
 	for _, p := range a.Paths {
 		if p == "-" {
 			fmt.Fprintln(stderr, "leaderaudit: --follow needs file or directory paths; standard input cannot be followed")

@@ -20,7 +20,7 @@ import (
 
 // WatchCmd is "leaderaudit watch": the live screen over followed logs.
 type WatchCmd struct {
-	Paths         []string      `arg:"" name:"path" help:"Log files or directories to follow. A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
+	Paths         []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
 	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path. Default: this machine's local zone."`
 	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker, when its path does not say either: GLOB=ID, repeatable ('node-a/*=1')."`
 	Skew          []string      `name:"skew" help:"A host's clock offset, by hand: GLOB=OFFSET ('broker-2/*=+120ms': that host ran 120 ms ahead), repeatable; subtracted from its files' times (leaderaudit audit reports the offsets it estimates)."`
@@ -32,6 +32,7 @@ type WatchCmd struct {
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
 	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; until then it is shown in progress."`
+	Store         storeFlags    `embed:""`
 }
 
 // Run draws the screen on standard error until q or ctrl+c, then writes
@@ -73,6 +74,19 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 			fmt.Fprintln(stderr, "leaderaudit: --since:", err)
 			return exitError
 		}
+	}
+	if len(w.Paths) == 0 && w.Store.From == "" {
+		fmt.Fprintln(stderr, "leaderaudit: watch needs log files or directories, or --from a log store")
+		return exitError
+	}
+	if w.Store.From != "" {
+		t, err := w.Store.tail(cfg.Since, zs.forPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
+			return exitError
+		}
+		cfg.Remote = t
+		cfg.LocFor, cfg.BrokerFor = t.relative(zs.forPath, bs.forPath)
 	}
 	p, err := live.New(cfg)
 	if err != nil {

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/follow"
+	"github.com/leaderaudit/leaderaudit/logstore"
+	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/source"
+)
+
+// storeFlags read lines from a log store instead of (or beside) files.
+type storeFlags struct {
+	From             string        `name:"from" group:"log store" help:"Read from a log store: vlogs://HOST:9428 (VictoriaLogs, or a cluster's vlselect; vlogs+https:// for TLS). Credentials come from the environment: LEADERAUDIT_STORE_TOKEN (bearer), or LEADERAUDIT_STORE_USER and LEADERAUDIT_STORE_PASSWORD (basic auth)."`
+	Query            string        `name:"query" group:"log store" default:"*" help:"LogsQL filter selecting the Kafka and client logs, e.g. '{service=\"kafka\"} or {app=\"orders-producer\"}'. The window is --since/--until."`
+	SourceField      []string      `name:"source-field" group:"log store" help:"Stream fields naming the broker or client a stream comes from (default host, pod, container, service); repeatable."`
+	OrderField       []string      `name:"order-field" group:"log store" default:"log.offset" help:"Fields that order rows of one stream with the same _time (the shipper's file offset: Filebeat log.offset, Vector offset_key, Fluent Bit Offset_Key); repeatable."`
+	StoreCA          string        `name:"store-ca" group:"log store" type:"existingfile" help:"PEM file of CA certificates to trust for vlogs+https://."`
+	StoreTenant      string        `name:"store-tenant" group:"log store" help:"Tenant ACCOUNT:PROJECT of a multi-tenant VictoriaLogs cluster."`
+	StoreTimeout     time.Duration `name:"store-timeout" group:"log store" default:"30s" help:"Time to connect and for the store to start answering a request."`
+	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
+	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
+	StoreGzip        bool          `name:"store-gzip" group:"log store" help:"Ask the store for gzip-compressed answers: about 10× fewer bytes over a slow link, for more CPU on both ends."`
+	StoreRetries     int           `name:"store-retries" group:"log store" default:"4" help:"Retries of a request that failed with a connection error or a 5xx, with backoff from 500 ms; 4xx answers are not retried."`
+
+	getenv func(string) string // tests; os.Getenv otherwise
+}
+
+// open makes the store client.
+func (sf *storeFlags) open() (logstore.Store, error) {
+	getenv := sf.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return logstore.NewVLogs(sf.From, logstore.VLogsOptions{
+		CAFile: sf.StoreCA, Timeout: sf.StoreTimeout, Tenant: sf.StoreTenant, OrderFields: sf.OrderField, Gzip: sf.StoreGzip, Getenv: getenv,
+	})
+}
+
+// add lists the streams the query matches in the audit's window and adds
+// them to rd. A store that cannot be asked (unreachable after retries, a
+// 4xx: bad query, auth) is an error: nothing of it could be read.
+func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stderr io.Writer) (*source.StoreStatus, error) {
+	s, err := sf.open()
+	if err != nil {
+		return nil, err
+	}
+	in := source.StoreInput{
+		Store: s, Query: logstore.Query{Text: sf.Query, Window: logstore.Window{Start: f.since, End: f.until}},
+		IdentityFields: sf.SourceField,
+		Read: logstore.ReadOptions{
+			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency, Retries: retries(sf.StoreRetries),
+			Retried: func(w logstore.Window, attempt int, err error) {
+				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+			},
+		},
+	}
+	if !f.since.IsZero() && f.until.IsZero() {
+		// "--since 6h": up to now.
+		in.Query.End = time.Now()
+	}
+	var st *source.StoreStatus
+	err = retry(ctx, sf.StoreRetries, func() error {
+		st, err = rd.AddStore(ctx, in)
+		return err
+	}, func(attempt int, err error) {
+		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+	})
+	return st, err
+}
+
+// retries maps --store-retries to ReadOptions.Retries (where 0 means the
+// default).
+func retries(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// retry runs fn, and again up to n times with backoff from 500 ms while it
+// fails in a way a retry may cure (a connection error, a 5xx).
+func retry(ctx context.Context, n int, fn func() error, note func(int, error)) error {
+	wait := 500 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := fn()
+		var se *logstore.StatusError
+		if err == nil || attempt > n || (errors.As(err, &se) && !se.Temporary()) || ctx.Err() != nil {
+			return err
+		}
+		note(attempt, err)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		wait *= 2
+	}
+}
+
+// window describes a query window for a note.
+func window(w logstore.Window, loc *time.Location) string {
+	const layout = "2006-01-02 15:04:05.000 MST"
+	switch {
+	case w.Start.IsZero() && w.End.IsZero():
+		return ""
+	case w.End.IsZero():
+		return " from " + w.Start.In(loc).Format(layout)
+	case w.Start.IsZero():
+		return " before " + w.End.In(loc).Format(layout)
+	}
+	return " between " + w.Start.In(loc).Format(layout) + " and " + w.End.In(loc).Format(layout)
+}
+
+// storeNotes tells what went wrong reading a store, on stderr and for the
+// report.
+func storeNotes(st *source.StoreStatus, stderr io.Writer) []string {
+	var notes []string
+	note := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", st.Name, report.Clean(msg))
+		notes = append(notes, st.Name+": "+msg)
+	}
+	if st.Err != nil {
+		if st.Partial {
+			note("%v; the results are partial: they cover the %d lines read before", st.Err, st.Rows)
+		} else {
+			note("%v", st.Err)
+		}
+	}
+	if st.Skipped > 0 {
+		note("%d line(s) of the server's answers were not a log row; skipped", st.Skipped)
+	}
+	if st.Forced > 0 {
+		note("%d event(s) passed on out of their time order (too many waiting behind a stream with a held-back record)", st.Forced)
+	}
+	return notes
+}
+
+// tail makes the live source of watch --from: the rows since since (none
+// if zero), then new ones as they arrive.
+func (sf *storeFlags) tail(since time.Time, locFor func(string) *time.Location) (*storeTail, error) {
+	s, err := sf.open()
+	if err != nil {
+		return nil, err
+	}
+	ident := sf.SourceField
+	if len(ident) == 0 {
+		ident = source.DefaultIdentityFields
+	}
+	return &storeTail{s: s, query: sf.Query, since: since, ident: ident, locFor: locFor}, nil
+}
+
+// storeTail follows a store's tail for the live pipeline: each row's
+// lines, named by their stream as audit --from names them.
+type storeTail struct {
+	s      logstore.Store
+	query  string
+	since  time.Time
+	ident  []string
+	locFor func(string) *time.Location
+}
+
+type tailStream struct {
+	name string
+	loc  *time.Location
+	raw  bool
+}
+
+// Run tails until ctx is done. A broken connection or a 5xx is retried
+// with backoff (up to 30 s apart), resuming after the last row's time;
+// rows at that very time that had not arrived are lost. A 4xx ends it.
+func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
+	streams := map[string]*tailStream{}
+	var last time.Time
+	wait := 500 * time.Millisecond
+	for {
+		q := logstore.Query{Text: t.query, Window: logstore.Window{Start: t.since}}
+		resume := last
+		if !resume.IsZero() {
+			q.Start = resume
+		}
+		got := false
+		err := t.s.Tail(ctx, q, func(row *logstore.Row) error {
+			if !resume.IsZero() && !row.Time.After(resume) {
+				return nil // seen before the reconnect
+			}
+			got = true
+			if row.Time.After(last) {
+				last = row.Time
+			}
+			st := streams[row.Stream]
+			if st == nil {
+				f, _ := logstore.ParseStreamName(row.Stream)
+				name := t.s.String() + "/" + source.StreamName(t.ident, f, row.Stream)
+				st = &tailStream{name: name, loc: t.locFor(strings.TrimPrefix(name, t.s.String()+"/"))}
+				streams[row.Stream] = st
+			}
+			var batch []follow.Line
+			source.RowLines(row, &st.raw, st.loc, func(line []byte) {
+				batch = append(batch, follow.Line{Path: st.name, Text: append([]byte(nil), line...)})
+			})
+			select {
+			case out <- batch:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if ctx.Err() != nil {
+			return nil
+		}
+		var se *logstore.StatusError
+		if errors.As(err, &se) && !se.Temporary() {
+			return err
+		}
+		if got {
+			wait = 500 * time.Millisecond
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
+}
+
+// relative applies --tz and --broker to a stream's name without the
+// store's address, as audit --from does (a store host named kafka-1 must
+// not make every stream broker 1).
+func (t *storeTail) relative(locFor func(string) *time.Location, brokerFor func(string) int32) (func(string) *time.Location, func(string) int32) {
+	strip := func(p string) string { return strings.TrimPrefix(p, t.s.String()+"/") }
+	return func(p string) *time.Location { return locFor(strip(p)) }, func(p string) int32 { return brokerFor(strip(p)) }
+}

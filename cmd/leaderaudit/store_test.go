@@ -1,0 +1,497 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/internal/vltest"
+	"github.com/leaderaudit/leaderaudit/live"
+	"github.com/leaderaudit/leaderaudit/parser"
+)
+
+// storeAudit runs audit --format json over a store (and paths, if any).
+func storeAudit(t *testing.T, url, query string, env map[string]string, tweak func(*AuditCmd), paths ...string) (string, string, int) {
+	t.Helper()
+	a := &AuditCmd{Paths: paths, Format: "json", TZ: []string{"UTC"}, Partition: -1,
+		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
+		FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50,
+		Store: storeFlags{From: "vlogs://" + strings.TrimPrefix(url, "http://"), Query: query, OrderField: []string{"log.offset"},
+			StoreTimeout: 10 * time.Second, StoreConcurrency: 4, StoreChunkRows: 200000, StoreRetries: 4,
+			getenv: func(k string) string { return env[k] }},
+	}
+	if tweak != nil {
+		tweak(a)
+	}
+	var out, errb bytes.Buffer
+	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// sameRecords compares two audits' JSON lines one by one, after taking
+// out the only thing that may differ: where the lines came from (a path
+// under testdata/incidents/CASE/ against vlogs://HOST:PORT/), in source
+// paths and findings' evidence.
+func sameRecords(t *testing.T, files, store, fileRoot, storeRoot string) {
+	t.Helper()
+	norm := func(s string) []string {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, fileRoot, ""), storeRoot, "")
+		return strings.Split(strings.TrimSpace(s), "\n")
+	}
+	a, b := norm(files), norm(store)
+	for i := range max(len(a), len(b)) {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			t.Fatalf("record %d differs (files: %d records, store: %d):\nfiles: %s\nstore: %s", i+1, len(a), len(b), x, y)
+		}
+	}
+	if len(a) < 5 {
+		t.Fatalf("only %d records: %s", len(a), files)
+	}
+}
+
+var incidents = []string{"case1-0.10.2-no-retries", "case2-spring-idempotent-retries", "case3-acks1-zk-expiry", "worked-0.10.2"}
+
+func ingestIncidents(t *testing.T, srv *vltest.Server) {
+	t.Helper()
+	ctx := context.Background()
+	for _, c := range incidents {
+		extra := map[string]string{"case": c}
+		files, err := vltest.Files(filepath.Join("..", "..", "testdata", "incidents", c), extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := vltest.Ingest(ctx, srv.URL, files, vltest.StreamFields(extra), time.UTC); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := srv.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func summaryOf(t *testing.T, out string) map[string]any {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &m); err != nil || m["type"] != "summary" {
+		t.Fatalf("last line is not the summary: %q", lines[len(lines)-1])
+	}
+	return m
+}
+
+// The tests run against a real VictoriaLogs (internal/vltest): the bundled
+// incidents are ingested as a shipper would send them, and the audit read
+// back from the store must equal the audit of the files, record for record.
+func TestLogStore(t *testing.T) {
+	srv := vltest.Start(t)
+	ingestIncidents(t, srv)
+	root := filepath.Join("..", "..", "testdata", "incidents") + string(filepath.Separator)
+	storeRoot := "vlogs://" + srv.Addr + "/"
+
+	t.Run("equals files", func(t *testing.T) {
+		for _, c := range incidents {
+			t.Run(c, func(t *testing.T) {
+				files, ferr, fcode := audit(t, "json", root+c)
+				store, serr, scode := storeAudit(t, srv.URL, `{case="`+c+`"}`, nil, nil)
+				if fcode != 0 || scode != 0 {
+					t.Fatalf("exit %d / %d: %s %s", fcode, scode, ferr, serr)
+				}
+				if serr != "" {
+					t.Errorf("stderr: %s", serr)
+				}
+				sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
+			})
+		}
+	})
+
+	t.Run("small chunks fetched concurrently", func(t *testing.T) {
+		c := "case3-acks1-zk-expiry"
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, srv.URL, `{case="`+c+`"}`, nil, func(a *AuditCmd) {
+			a.Store.StoreChunkRows, a.Store.StoreConcurrency = 7, 3
+		})
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
+	})
+
+	t.Run("brokers from the store, producer from disk", func(t *testing.T) {
+		c := "case1-0.10.2-no-retries"
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, srv.URL, `{case="`+c+`",host=~"broker-.*"}`, nil, nil, root+c+"/app/producer.log")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
+	})
+
+	t.Run("matches nothing", func(t *testing.T) {
+		empty := filepath.Join(t.TempDir(), "server.log")
+		os.WriteFile(empty, nil, 0o644)
+		_, _, emptyCode := audit(t, "json", empty)
+		out, serr, code := storeAudit(t, srv.URL, `{case="no-such-case"}`, nil, nil)
+		if code != emptyCode {
+			t.Errorf("exit %d, an empty file gives %d", code, emptyCode)
+		}
+		if !strings.Contains(serr, "the query matched no lines") {
+			t.Errorf("no note on stderr: %q", serr)
+		}
+		if s := summaryOf(t, out); s["elections"] != 0.0 || s["sources"] != 0.0 {
+			t.Errorf("summary: %v", s)
+		}
+	})
+
+	t.Run("bad query shows the server's message", func(t *testing.T) {
+		_, serr, code := storeAudit(t, srv.URL, `foo(`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "HTTP 400") || !strings.Contains(serr, "cannot parse") {
+			t.Errorf("exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("retries a 5xx", func(t *testing.T) {
+		c := "case2-spring-idempotent-retries"
+		p := newProxy(t, srv.URL)
+		p.fail5xx = 2
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, nil)
+		if code != 0 || !strings.Contains(serr, "retrying (2)") || !strings.Contains(serr, "HTTP 503") {
+			t.Fatalf("exit %d, stderr %q", code, serr)
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), "vlogs://"+strings.TrimPrefix(p.url, "http://")+"/")
+	})
+
+	t.Run("malformed line counted and skipped", func(t *testing.T) {
+		c := "case2-spring-idempotent-retries"
+		p := newProxy(t, srv.URL)
+		p.inject = []byte("{\"_msg\":\"cut off\n<html>not json</html>\n")
+		files, _, _ := audit(t, "json", root+c)
+		store, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, nil)
+		if code != 0 || !strings.Contains(serr, "2 line(s) of the server's answers were not a log row") {
+			t.Fatalf("exit %d, stderr %q", code, serr)
+		}
+		if s := summaryOf(t, store); s["store_skipped_lines"] != 2.0 {
+			t.Errorf("summary: %v", s)
+		}
+		// Apart from the count, the audit is the files' audit.
+		store = strings.Replace(store, `,"store_skipped_lines":2`, "", 1)
+		sameRecords(t, files, store, root+c+string(filepath.Separator), "vlogs://"+strings.TrimPrefix(p.url, "http://")+"/")
+	})
+
+	t.Run("server goes away mid-stream", func(t *testing.T) {
+		c := "case3-acks1-zk-expiry"
+		p := newProxy(t, srv.URL)
+		p.cutRowQuery = 3 // the third chunk breaks off, then nothing answers
+		out, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, func(a *AuditCmd) {
+			a.Store.StoreChunkRows, a.Store.StoreConcurrency, a.Store.StoreRetries = 40, 1, 1
+		})
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		if !strings.Contains(serr, "the results are partial") || !strings.Contains(serr, "read stopped after") {
+			t.Errorf("stderr %q", serr)
+		}
+		s := summaryOf(t, out)
+		if s["partial"] != true {
+			t.Errorf("summary not flagged partial: %v", s)
+		}
+		if !strings.Contains(out, `"type":"source"`) || !strings.Contains(out, `"error":"log store: read stopped after`) {
+			t.Errorf("sources do not carry the error:\n%s", out)
+		}
+	})
+
+	t.Run("auth required", func(t *testing.T) {
+		p := newProxy(t, srv.URL)
+		p.bearer = "s3cret-token"
+		c := "worked-0.10.2"
+		_, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "HTTP 401") || !strings.Contains(serr, "LEADERAUDIT_STORE_TOKEN") || !strings.Contains(serr, "bearer token required") {
+			t.Errorf("missing token: exit %d, stderr %q", code, serr)
+		}
+		out, serr, code := storeAudit(t, p.url, `{case="`+c+`"}`, map[string]string{"LEADERAUDIT_STORE_TOKEN": "s3cret-token"}, nil)
+		if code != 0 || summaryOf(t, out)["elections"] != 1.0 {
+			t.Errorf("with token: exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("basic auth of VictoriaLogs itself", func(t *testing.T) {
+		authed := vltest.Start(t, "-httpAuth.username=auditor", "-httpAuth.password=pa55")
+		_, serr, code := storeAudit(t, authed.URL, `*`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "HTTP 401") {
+			t.Errorf("without credentials: exit %d, stderr %q", code, serr)
+		}
+		_, serr, code = storeAudit(t, authed.URL, `*`, map[string]string{"LEADERAUDIT_STORE_USER": "auditor", "LEADERAUDIT_STORE_PASSWORD": "pa55"}, nil)
+		if code != 0 || !strings.Contains(serr, "the query matched no lines") {
+			t.Errorf("with credentials: exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("watch follows the tail", func(t *testing.T) {
+		// The worked example's election, happening now: its lines are
+		// sent after the pipeline started following.
+		tl := (&storeFlags{From: "vlogs://" + srv.Addr, Query: `{case="live"}`, StoreTimeout: 10 * time.Second,
+			getenv: func(string) string { return "" }})
+		tail, err := tl.tail(time.Time{}, func(string) *time.Location { return time.UTC })
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := live.Config{Remote: tail, Loc: time.UTC, Timeline: (&AuditCmd{SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}).liveTimelineConfig()}
+		cfg.LocFor, cfg.BrokerFor = tail.relative(func(string) *time.Location { return time.UTC }, parser.BrokerFromPath)
+		p, err := live.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- p.Run(ctx) }()
+		time.Sleep(1500 * time.Millisecond) // the tail is open
+
+		data, err := os.ReadFile(filepath.Join(root, "worked-0.10.2", "broker-2", "state-change.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := time.Date(2019, 2, 25, 15, 1, 3, 23e6, time.UTC)
+		shift := time.Now().UTC().Truncate(time.Millisecond).Add(-time.Second).Sub(first)
+		var body bytes.Buffer
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			ts, err := time.Parse("2006-01-02 15:04:05,000", line[1:24])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts = ts.Add(shift)
+			msg := "[" + ts.Format("2006-01-02 15:04:05,000") + "]" + line[25:]
+			row, _ := json.Marshal(map[string]string{"_time": ts.Format(time.RFC3339Nano), "_msg": msg, "host": "broker-2", "file": "state-change.log", "case": "live", "log.offset": fmt.Sprint(i)})
+			body.Write(append(row, '\n'))
+		}
+		resp, err := http.Post(srv.URL+"/insert/jsonline?_stream_fields=case,host,file", "application/stream+json", &body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Flush(context.Background())
+		deadline := time.After(20 * time.Second)
+	wait:
+		for {
+			select {
+			case snap := <-p.Updates():
+				if snap.Stats.Lines >= 7 {
+					break wait
+				}
+			case <-deadline:
+				break wait
+			}
+		}
+		cancel()
+		for range p.Updates() {
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if n := p.Collector().Episodes; n != 1 {
+			t.Fatalf("%d elections from the tail, want the worked example's 1", n)
+		}
+		srcs := p.Sources()
+		if len(srcs) != 1 || srcs[0].Path != "vlogs://"+srv.Addr+"/broker-2/state-change.log" || srcs[0].Lines != 7 {
+			t.Errorf("sources: %+v", srcs)
+		}
+	})
+
+	t.Run("shipper kept only the message", func(t *testing.T) {
+		// A shipper that parsed the log4j line sends its message with
+		// level and logger as fields: the row gets a header from them.
+		path := filepath.Join(root, "worked-0.10.2", "broker-2", "state-change.log")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body bytes.Buffer
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			ts, err := time.Parse("2006-01-02 15:04:05,000", line[1:24])
+			if err != nil {
+				t.Fatal(err)
+			}
+			level, rest, _ := strings.Cut(line[26:], " ")
+			msg, logger, ok := strings.Cut(rest, " (state.change.logger)")
+			if !ok || logger != "" {
+				t.Fatalf("line %d: %q", i+1, line)
+			}
+			row, _ := json.Marshal(map[string]string{"_time": ts.Format(time.RFC3339Nano), "_msg": msg, "level": level,
+				"logger": "state.change.logger", "host": "broker-2", "case": "parsed", "log.offset": fmt.Sprint(i)})
+			body.Write(append(row, '\n'))
+		}
+		resp, err := http.Post(srv.URL+"/insert/jsonline?_stream_fields=case,host", "application/stream+json", &body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Flush(context.Background())
+		files, _, _ := audit(t, "json", path)
+		store, serr, code := storeAudit(t, srv.URL, `{case="parsed"}`, nil, nil)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		election := func(out string) string {
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, `{"type":"election"`) {
+					return l
+				}
+			}
+			return ""
+		}
+		if e := election(files); e == "" || e != election(store) {
+			t.Errorf("election from files:\n%s\nfrom parsed rows:\n%s", e, election(store))
+		}
+		if !strings.Contains(store, `"layouts":["json"]`) {
+			t.Errorf("rows not read as the JSON layout:\n%s", store)
+		}
+	})
+
+	t.Run("terminal safety", func(t *testing.T) {
+		evil := "broker-9\x1b]52;c;ZXZpbA==\x07\x1b[2J"
+		row, _ := json.Marshal(map[string]string{"_time": "2019-02-25T15:01:03.023Z", "_msg": "[2019-02-25 15:01:03,023] INFO \x1b[31mred\x1b[0m (kafka.server.KafkaServer)", "host": evil, "case": "evil"})
+		resp, err := http.Post(srv.URL+"/insert/jsonline?_stream_fields=case,host", "application/stream+json", bytes.NewReader(row))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		srv.Flush(context.Background())
+		out, serr, code := storeAudit(t, srv.URL, `{case="evil"}`, nil, func(a *AuditCmd) { a.Format = "text" })
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		if strings.ContainsAny(out+serr, "\x1b\x07") || !strings.Contains(out, "broker-9") {
+			t.Errorf("control sequences reached the terminal:\n%q", out)
+		}
+	})
+
+	t.Run("TLS with a CA file", func(t *testing.T) {
+		ts := httptest.NewUnstartedServer(&proxy{target: srv.URL})
+		ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is the point
+		ts.StartTLS()
+		defer ts.Close()
+		ca := filepath.Join(t.TempDir(), "ca.pem")
+		if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		https := func(caFile string) func(*AuditCmd) {
+			return func(a *AuditCmd) {
+				a.Store.From, a.Store.StoreCA, a.Store.StoreRetries = "vlogs+https://"+strings.TrimPrefix(ts.URL, "https://"), caFile, 0
+			}
+		}
+		_, serr, code := storeAudit(t, srv.URL, `{case="worked-0.10.2"}`, nil, https(""))
+		if code != exitError || !strings.Contains(serr, "certificate") {
+			t.Errorf("without the CA: exit %d, stderr %q", code, serr)
+		}
+		out, serr, code := storeAudit(t, srv.URL, `{case="worked-0.10.2"}`, nil, https(ca))
+		if code != 0 || summaryOf(t, out)["elections"] != 1.0 {
+			t.Errorf("with the CA: exit %d, stderr %q", code, serr)
+		}
+	})
+
+	t.Run("credentials never on the command line", func(t *testing.T) {
+		_, serr, code := storeAudit(t, "http://user:pw@"+srv.Addr, `*`, nil, nil)
+		if code != exitError || !strings.Contains(serr, "do not belong on the command line") {
+			t.Errorf("exit %d, stderr %q", code, serr)
+		}
+	})
+}
+
+// proxy stands between the audit and the real server to make it fail in
+// the ways a network and a store do.
+type proxy struct {
+	url, target string
+	mu          sync.Mutex
+	rowQueries  int
+	fail5xx     int    // answer this many requests with 503 first
+	inject      []byte // put these lines in front of each row query's answer
+	cutRowQuery int    // break off the n-th row query's answer, then refuse all
+	dead        bool
+	bearer      string // require this bearer token
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	p := &proxy{target: target}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: p}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	p.url = "http://" + l.Addr().String()
+	return p
+}
+
+func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	p.mu.Lock()
+	if p.dead {
+		p.mu.Unlock()
+		panic(http.ErrAbortHandler)
+	}
+	if p.bearer != "" && r.Header.Get("Authorization") != "Bearer "+p.bearer {
+		p.mu.Unlock()
+		http.Error(w, "bearer token required", http.StatusUnauthorized)
+		return
+	}
+	if p.fail5xx > 0 {
+		p.fail5xx--
+		p.mu.Unlock()
+		http.Error(w, "vlselect: storage node unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	rowQuery := strings.HasSuffix(r.URL.Path, "/select/logsql/query") && bytes.Contains(body, []byte("sort+by"))
+	n := 0
+	if rowQuery {
+		p.rowQueries++
+		n = p.rowQueries
+	}
+	p.mu.Unlock()
+	req, _ := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+	req.Header = r.Header.Clone()
+	req.Header.Del("Accept-Encoding") // plain text, so lines can be injected and cut
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.Header().Del("Content-Length")
+	w.WriteHeader(resp.StatusCode)
+	if rowQuery && p.inject != nil {
+		w.Write(p.inject)
+	}
+	if rowQuery && n == p.cutRowQuery {
+		data, _ := io.ReadAll(resp.Body)
+		w.Write(data[:len(data)/2])
+		w.(http.Flusher).Flush()
+		p.mu.Lock()
+		p.dead = true
+		p.mu.Unlock()
+		panic(http.ErrAbortHandler)
+	}
+	io.Copy(w, resp.Body)
+}
