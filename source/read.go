@@ -233,11 +233,46 @@ type mergeHeap []*chainState
 
 func (h mergeHeap) Len() int { return len(h) }
 func (h mergeHeap) Less(i, j int) bool {
-	a, b := &h[i].batch[h[i].pos], &h[j].batch[h[j].pos]
+	return before(&h[i].batch[h[i].pos], &h[j].batch[h[j].pos])
+}
+
+// before is the merge order of files and store streams alike: earliest
+// first, the lower source index among equal times.
+func before(a, b *Item) bool {
 	if !a.Ev.Time.Equal(b.Ev.Time) {
 		return a.Ev.Time.Before(b.Ev.Time)
 	}
 	return a.Src < b.Src
+}
+
+// batcher hands a reader's events to the merge batchSize at a time.
+type batcher struct {
+	ctx   context.Context
+	out   chan<- []Item
+	batch []Item
+}
+
+func newBatcher(ctx context.Context, out chan<- []Item) *batcher {
+	return &batcher{ctx: ctx, out: out, batch: make([]Item, 0, batchSize)}
+}
+
+func (b *batcher) send(it *Item) {
+	b.batch = append(b.batch, *it)
+	if len(b.batch) == batchSize {
+		b.flush()
+	}
+}
+
+// flush hands on what is batched (also at the end of input).
+func (b *batcher) flush() {
+	if len(b.batch) == 0 {
+		return
+	}
+	select {
+	case b.out <- b.batch:
+	case <-b.ctx.Done():
+	}
+	b.batch = make([]Item, 0, batchSize)
 }
 func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*chainState)) }
@@ -336,17 +371,8 @@ func (st *chainState) next(ctx context.Context) bool {
 
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
 	defer close(out)
-	batch := make([]Item, 0, batchSize)
-	send := func(it *Item) {
-		batch = append(batch, *it)
-		if len(batch) == batchSize {
-			select {
-			case out <- batch:
-			case <-ctx.Done():
-			}
-			batch = make([]Item, 0, batchSize)
-		}
-	}
+	bt := newBatcher(ctx, out)
+	send := bt.send
 	var held reorder
 	var it Item
 	for _, s := range chain {
@@ -372,12 +398,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 		}
 	}
 	held.flush(send)
-	if len(batch) > 0 {
-		select {
-		case out <- batch:
-		case <-ctx.Done():
-		}
-	}
+	bt.flush()
 }
 
 func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event)) {

@@ -195,17 +195,8 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	batch := make([]Item, 0, batchSize)
-	send := func(it *Item) {
-		batch = append(batch, *it)
-		if len(batch) == batchSize {
-			select {
-			case out <- batch:
-			case <-ctx.Done():
-			}
-			batch = make([]Item, 0, batchSize)
-		}
-	}
+	bt := newBatcher(ctx, out)
+	send := bt.send
 	var rows int64
 	n, err := logstore.Read(ctx, s.in.Store, s.in.Query, s.in.Read, func(row *logstore.Row) error {
 		x := s.streams[row.Stream]
@@ -233,12 +224,7 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 		x.src.Stats = x.p.Stats
 	}
 	s.release(time.Time{}, send)
-	if len(batch) > 0 {
-		select {
-		case out <- batch:
-		case <-ctx.Done():
-		}
-	}
+	bt.flush()
 	s.status.Rows = n
 	if sk, ok := s.in.Store.(interface{ Skipped() int64 }); ok {
 		s.status.Skipped = sk.Skipped()
@@ -372,11 +358,7 @@ type streamHeap []*storeStream
 
 func (h streamHeap) Len() int { return len(h) }
 func (h streamHeap) Less(i, j int) bool {
-	a, b := &h[i].q[h[i].head], &h[j].q[h[j].head]
-	if !a.Ev.Time.Equal(b.Ev.Time) {
-		return a.Ev.Time.Before(b.Ev.Time)
-	}
-	return a.Src < b.Src
+	return before(&h[i].q[h[i].head], &h[j].q[h[j].head])
 }
 func (h streamHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *streamHeap) Push(x any)   { *h = append(*h, x.(*storeStream)) }
