@@ -6,10 +6,10 @@ import "time"
 // still be put in its place. Several JVMs appending to one file, or threads
 // racing for one appender, write records a few milliseconds out of order;
 // the merge needs each log in time order.
-const ReorderWindow = time.Second
+const ReorderWindow = 500 * time.Millisecond
 
 // reorderMax bounds the records held: past it the oldest go out anyway.
-const reorderMax = 4096
+const reorderMax = 256
 
 // reorder holds a log's events for ReorderWindow of log time and releases
 // them in time order (file order among equal times). Records in order, the
@@ -58,7 +58,7 @@ func (b *reorder) push(it *Item, out func(*Item)) (moved, late bool) {
 	for b.head < len(b.q) && (!b.q[b.head].Ev.Time.After(cut) || len(b.q)-b.head > reorderMax) {
 		b.release(out)
 	}
-	if b.head > 1024 && b.head*2 > len(b.q) {
+	if b.head >= 128 && b.head*2 >= len(b.q) {
 		b.q = append(b.q[:0], b.q[b.head:]...)
 		b.head = 0
 	}

@@ -20,7 +20,7 @@ func TestReorderPutsBackAndCounts(t *testing.T) {
 	out := func(it *Item) { got = append(got, it.Ev.Line) }
 	moved := 0
 	for _, ms := range []int{525, 524, 526, 526, 100, 3000, 2990, 9000} {
-		// 100 is 425 ms behind: within the window, put back.
+		// 100 is 426 ms behind: within the 500 ms window, put back.
 		if m, _ := b.push(at(ms), out); m {
 			moved++
 		}
@@ -50,11 +50,11 @@ func TestReorderBounded(t *testing.T) {
 	n := 0
 	for i := 0; i < 200000; i++ {
 		b.push(at(i), func(*Item) { n++ })
-		if held := len(b.q) - b.head; held > 1001 {
+		if held := len(b.q) - b.head; held > reorderMax+1 {
 			t.Fatalf("holding %d events at %d", held, i)
 		}
 	}
-	if cap(b.q) > 8192 {
+	if cap(b.q) > 4*reorderMax {
 		t.Errorf("queue grew to %d", cap(b.q))
 	}
 	b.flush(func(*Item) { n++ })
