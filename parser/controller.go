@@ -682,6 +682,7 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 		life = LifeShuttingDown
 	case bytes.HasPrefix(s, []byte("Produce request with correlation id ")) && bytes.Contains(s, []byte("Leader not local for partition")):
 		// 0.8.2–0.9 brokers log the rejected produce (broker.md §6.7).
+		p.Stats.Eras |= EraLeaderNotLocal
 		t, part, ok := partitionAfter(s, " on partition ")
 		if !ok {
 			return false

@@ -242,7 +242,8 @@ func TestLayoutChangesMidFile(t *testing.T) {
 
 var eraBitNames = [...]string{"BrokerN", "BracketTP", "TPInTransition", "BrokerID", "PartitionState", "Generated", "RequestInfo",
 	"Finished", "KRaft", "TopicID", "PreviousLeader", "QuorumController", "ZKController", "LeaderEpochServerLog", "Producer",
-	"ClientPrefix", "Trace", "NotLeaderOrFollower", "NotLeaderForPartition"}
+	"ClientPrefix", "Trace", "NotLeaderOrFollower", "NotLeaderForPartition", "LeaderNotLocal", "LogPrefix", "UnifiedLog",
+	"Storage4", "Raft", "KafkaJS"}
 
 func eraNames(e Era) []string {
 	var out []string

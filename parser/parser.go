@@ -29,6 +29,12 @@ const (
 	EraTrace                                 // per-partition TRACE state-change lines
 	EraNotLeaderOrFollower                   // NOT_LEADER_OR_FOLLOWER (client 2.6+)
 	EraNotLeaderForPartition                 // NOT_LEADER_FOR_PARTITION (client ≤2.5)
+	EraLeaderNotLocal                        // broker WARN "Leader not local for partition" (0.8.2; broker.md §6.7)
+	EraLogPrefix                             // logger kafka.log.Log with "[Log partition=" (1.0–3.0)
+	EraUnifiedLog                            // logger kafka.log.UnifiedLog (3.1–3.9)
+	EraStorage4                              // logger org.apache.kafka.storage.internals.log.* (4.x)
+	EraRaft                                  // KRaft quorum (Raft) lines: QuorumState, KafkaRaftClient
+	EraKafkaJS                               // KafkaJS JSON lines (logger "kafkajs")
 )
 
 // Stats counts what one source contained.
@@ -334,6 +340,9 @@ func (p *Parser) dispatch(line []byte, first bool) {
 	}
 	switch lg {
 	case lgStateChange, lgController, lgPartition, lgServer, lgQuorum, lgFetcher, lgLog, lgCoordinator:
+		if first {
+			p.markEra(lg)
+		}
 		if !p.broker(lg) {
 			p.unparsed(line)
 		}
@@ -375,6 +384,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
 			// KafkaJS names its client in every line (049).
 			p.noteClient(string(r.Thread))
+			p.Stats.Eras |= EraKafkaJS
 		}
 		if len(p.Stats.Brokers) == 0 && (len(r.Msg) > 1 && r.Msg[1]|0x20 == 'b' || len(r.Thread) > 0 && r.Thread[0] == 'B') {
 			// Only "[Broker…"/"[broker-…" messages and "BrokerTo…" threads.
@@ -407,6 +417,11 @@ func (p *Parser) dispatch(line []byte, first bool) {
 func (p *Parser) brokerIdentity() {
 	r := &p.rec
 	var s []byte
+	if bytes.Contains(r.Msg[:min(len(r.Msg), 80)], []byte("heartbeat")) || bytes.Contains(r.Thread, []byte("heartbeat")) {
+		// Only a KRaft broker has a heartbeat channel to the controller
+		// (046: "[broker-101-to-controller-heartbeat-channel-manager]").
+		p.Stats.Eras |= EraKRaft
+	}
 	switch {
 	case bytes.HasPrefix(r.Msg, []byte("[BrokerToControllerChannelManager ")):
 		s = r.Msg[:min(len(r.Msg), 80)]
@@ -437,6 +452,30 @@ func (p *Parser) hold(k pendKind, line []byte) {
 	p.pend.head = append(p.pend.head[:0], line...)
 	p.pend.conts = p.pend.conts[:0]
 	p.pend.size = 0
+}
+
+// markEra notes the version hints a server.log line's logger and prefix
+// give (broker.md §6.1, §6.4): server.log alone then still names an era.
+func (p *Parser) markEra(lg loggerKind) {
+	r := &p.rec
+	switch lg {
+	case lgQuorum:
+		p.Stats.Eras |= EraRaft
+	case lgLog:
+		switch {
+		case bytes.HasPrefix(r.Logger, []byte("org.apache.kafka.storage.")):
+			p.Stats.Eras |= EraStorage4
+		case bytes.Equal(r.Logger, []byte("kafka.log.UnifiedLog")):
+			p.Stats.Eras |= EraUnifiedLog
+		case bytes.Equal(r.Logger, []byte("kafka.log.Log")) && bytes.HasPrefix(r.Msg, []byte("[Log partition=")):
+			p.Stats.Eras |= EraLogPrefix
+		}
+	case lgPartition:
+		if bytes.HasPrefix(r.Msg, []byte("Partition [")) {
+			// "Partition [t,p] on broker 1: Shrinking ISR ..." (≤0.11).
+			p.Stats.Eras |= EraBracketTP
+		}
+	}
 }
 
 func (p *Parser) finishPending() {

@@ -183,6 +183,19 @@ func EraName(st *parser.Stats) string {
 		parts = append(parts, "ZK broker 0.8.2–0.11 (TRACE)")
 	case e&parser.EraLeaderEpochServerLog != 0:
 		parts = append(parts, "ZK broker 0.11–2.5 server.log")
+	case e&parser.EraStorage4 != 0:
+		parts = append(parts, "broker 4.x server.log")
+	case e&parser.EraUnifiedLog != 0:
+		parts = append(parts, "broker 3.1–3.9 server.log")
+	case e&parser.EraLogPrefix != 0:
+		parts = append(parts, "broker 1.0–3.0 server.log")
+	case e&parser.EraLeaderNotLocal != 0:
+		parts = append(parts, "ZK broker 0.8.2 server.log")
+	case e&parser.EraBracketTP != 0:
+		parts = append(parts, "ZK broker ≤0.11 server.log")
+	}
+	if e&parser.EraRaft != 0 && e&parser.EraQuorumController == 0 {
+		parts = append(parts, "KRaft quorum (Raft)")
 	}
 	if e&parser.EraZKController != 0 {
 		parts = append(parts, "ZK controller")
@@ -198,6 +211,25 @@ func EraName(st *parser.Stats) string {
 			parts = append(parts, "Java producer ≤2.5")
 		default:
 			parts = append(parts, "Java producer")
+		}
+	}
+	if e&parser.EraKafkaJS != 0 {
+		parts = append(parts, "KafkaJS client")
+	}
+	if len(parts) == 0 {
+		// No version marker: the layout still names the client or fork.
+		for _, c := range []struct {
+			l    parser.Layout
+			name string
+		}{{parser.LayoutLibrdkafka, "librdkafka client"}, {parser.LayoutLinkedIn, "LinkedIn Kafka fork"}} {
+			if st.Layouts&(1<<c.l) != 0 {
+				parts = append(parts, c.name)
+			}
+		}
+		for l := parser.LayoutLog4j; l < parser.NumLayouts; l++ {
+			if n := l.String(); st.Layouts&(1<<l) != 0 && (n == "sarama" || n == "franz-go" || n == "kafka-go") {
+				parts = append(parts, n+" client")
+			}
 		}
 	}
 	if len(parts) == 0 {
