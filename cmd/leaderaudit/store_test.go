@@ -69,7 +69,7 @@ func sameRecords(t *testing.T, files, store, fileRoot, storeRoot string) {
 	}
 }
 
-var incidents = []string{"case1-0.10.2-no-retries", "case2-spring-idempotent-retries", "case3-acks1-zk-expiry", "worked-0.10.2"}
+var incidents = []string{"case1-0.10.2-no-retries", "case2-spring-idempotent-retries", "case3-acks1-zk-expiry", "case4-clock-skew", "worked-0.10.2"}
 
 func ingestIncidents(t *testing.T, srv *vltest.Server) {
 	t.Helper()
@@ -80,13 +80,34 @@ func ingestIncidents(t *testing.T, srv *vltest.Server) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := vltest.Ingest(ctx, srv.URL, files, vltest.StreamFields(extra), time.UTC); err != nil {
-			t.Fatal(err)
+		// Each host's shipper reads its own clock's zone: case 4's broker 2
+		// writes Moscow time, so its rows' _time is read in Moscow.
+		byZone := map[*time.Location][]vltest.File{}
+		for _, f := range files {
+			loc := time.UTC
+			if c == "case4-clock-skew" && strings.Contains(filepath.ToSlash(f.Path), "/broker-2/") {
+				loc = moscow(t)
+			}
+			byZone[loc] = append(byZone[loc], f)
+		}
+		for loc, fs := range byZone {
+			if _, _, err := vltest.Ingest(ctx, srv.URL, fs, vltest.StreamFields(extra), loc); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	if err := srv.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func moscow(t *testing.T) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation("Europe/Moscow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
 }
 
 func summaryOf(t *testing.T, out string) map[string]any {
@@ -122,6 +143,26 @@ func TestLogStore(t *testing.T) {
 				sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
 			})
 		}
+	})
+
+	// --tz and --skew globs match stream names as they match paths: case 4
+	// (broker 2 in Moscow time, 120 ms ahead) audits the same from the
+	// store as from its files, with the zone and the offset given by hand.
+	t.Run("zone and skew by stream name", func(t *testing.T) {
+		c := "case4-clock-skew"
+		flags := func(a *AuditCmd) {
+			a.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"}
+			a.Skew = []string{"broker-2/*=+120ms"}
+		}
+		files, _, _ := auditWith(t, flags, "json", root+c)
+		store, serr, code := storeAudit(t, srv.URL, `{case="`+c+`"}`, nil, flags)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, serr)
+		}
+		if !strings.Contains(store, `"by_hand":"broker-2/*=+120ms"`) || !strings.Contains(store, `"zone":"assumed Europe/Moscow"`) {
+			t.Fatalf("the store's broker-2 streams did not take the flags:\n%s", first(store, 3000))
+		}
+		sameRecords(t, files, store, root+c+string(filepath.Separator), storeRoot)
 	})
 
 	t.Run("small chunks fetched concurrently", func(t *testing.T) {
