@@ -125,8 +125,9 @@ type Estimator struct {
 	parts   map[tp]*partState
 	fetches map[fetchKey]fetchStart
 	isr     map[tp][]int32
-	brokerL map[lifeKey]Point // the broker's own line, waiting for the controller's
-	ctrlL   map[lifeKey]Point // the controller's line, waiting for the broker's
+	brokerL map[lifeKey]Point     // the broker's own line, waiting for the controller's
+	ctrlL   map[lifeKey]Point     // the controller's line, waiting for the broker's
+	paired  map[lifeKey]time.Time // the controller's line of the last pair made
 	pairs   map[pairKey][]Sample
 	counts  map[pairKey]int
 }
@@ -135,7 +136,7 @@ type Estimator struct {
 func NewEstimator() *Estimator {
 	return &Estimator{
 		parts: map[tp]*partState{}, fetches: map[fetchKey]fetchStart{}, isr: map[tp][]int32{},
-		brokerL: map[lifeKey]Point{}, ctrlL: map[lifeKey]Point{}, pairs: map[pairKey][]Sample{}, counts: map[pairKey]int{},
+		brokerL: map[lifeKey]Point{}, ctrlL: map[lifeKey]Point{}, paired: map[lifeKey]time.Time{}, pairs: map[pairKey][]Sample{}, counts: map[pairKey]int{},
 	}
 }
 
@@ -251,6 +252,11 @@ func (e *Estimator) life(k lifeKey, pt Point, brokerSide bool) {
 	mine, other := e.ctrlL, e.brokerL
 	if brokerSide {
 		mine, other = e.brokerL, e.ctrlL
+	} else if last, ok := e.paired[k]; ok && absDur(pt.Time.Sub(last)) < time.Second {
+		// The ZK controller writes two lines for one join ("Newly added
+		// brokers: 2", "New broker startup callback for 2"): the second
+		// must not wait for, and pair with, the broker's next registration.
+		return
 	}
 	if o, ok := other[k]; ok && absDur(pt.Time.Sub(o.Time)) <= e.window() && o.Src != pt.Src {
 		delete(other, k)
@@ -260,6 +266,11 @@ func (e *Estimator) life(k lifeKey, pt Point, brokerSide bool) {
 		}
 		if brokerSide {
 			s.Cause, s.Effect = pt, o
+		}
+		if brokerSide {
+			e.paired[k] = o.Time
+		} else {
+			e.paired[k] = pt.Time
 		}
 		e.sample(s)
 		return

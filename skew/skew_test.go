@@ -155,3 +155,29 @@ func TestSameSourceNeverPaired(t *testing.T) {
 		t.Fatalf("%+v", es.Results)
 	}
 }
+
+// The ZK controller logs a join twice; the second line must not pair with
+// the same broker's next registration 20 s later (which would read as the
+// broker's clock 20 s behind).
+func TestJoinLoggedTwicePairsOnce(t *testing.T) {
+	e := NewEstimator()
+	reg := func(at int) *parser.Event {
+		return &parser.Event{Kind: parser.KindBrokerLifecycle, Lifecycle: parser.LifeRegistered, Time: ms(at), Broker: 2, Controller: parser.Unknown}
+	}
+	joined := func(at int) *parser.Event {
+		return &parser.Event{Kind: parser.KindTrigger, Cause: parser.CauseBrokerStartup, Time: ms(at), Subjects: []int32{2}, Broker: 2, Controller: 1}
+	}
+	e.Add(1, reg(5000))
+	e.Add(0, joined(5015))
+	e.Add(0, joined(5016))
+	e.Add(1, reg(25000)) // a second restart: its controller lines are not in these logs
+	es := e.Estimate(clocks)
+	if es.Corrected() {
+		t.Fatalf("a stale controller line was paired: %+v", es.Results)
+	}
+	for _, r := range es.Results {
+		if r.Pairs != 1 {
+			t.Errorf("%s: %d pairs, want 1", r.Clock.Name, r.Pairs)
+		}
+	}
+}
