@@ -93,6 +93,22 @@ func (p *Parser) goClient() {
 }
 
 // slashTP reads sarama's "topic/partition" (topics cannot contain '/').
+// saramaTPBecause reads sarama's "... <marker>%s/%d because %v": the
+// partition after marker, and the text from " because" on.
+func saramaTPBecause(s []byte, marker string) (topic string, part int32, why []byte, ok bool) {
+	i := bytes.Index(s, []byte(marker))
+	if i < 0 {
+		return "", 0, nil, false
+	}
+	rest := s[i+len(marker):]
+	b := bytes.Index(rest, []byte(" because "))
+	if b < 0 {
+		return "", 0, nil, false
+	}
+	topic, part, ok = slashTP(rest[:b])
+	return topic, part, rest[b:], ok
+}
+
 func slashTP(b []byte) (string, int32, bool) {
 	i := bytes.LastIndexByte(b, '/')
 	if i <= 0 || !validTopic(b[:i]) {
@@ -152,20 +168,9 @@ func (p *Parser) sarama() {
 	case bytes.HasPrefix(s, []byte("producer/broker/")), bytes.HasPrefix(s, []byte("producer/flusher")):
 		// "producer/broker/%d state change to [retrying] on %s/%d because %v"
 		// (older releases: "producer/flusher/%d ..." and "producer/flusher ...")
-		i := bytes.Index(s, []byte(" state change to [retrying] on "))
-		if i < 0 {
-			return
+		if t, part, why, ok := saramaTPBecause(s, " state change to [retrying] on "); ok {
+			p.holdGoError(t, part, errorName(why))
 		}
-		rest := s[i+len(" state change to [retrying] on "):]
-		b := bytes.Index(rest, []byte(" because "))
-		if b < 0 {
-			return
-		}
-		t, part, ok := slashTP(rest[:b])
-		if !ok {
-			return
-		}
-		p.holdGoError(t, part, errorName(rest[b:]))
 	case bytes.HasPrefix(s, []byte("Retrying batch for ")):
 		// Idempotent producer: "Retrying batch for %v-%d because of %v".
 		rest := s[len("Retrying batch for "):]
@@ -180,20 +185,9 @@ func (p *Parser) sarama() {
 		p.holdGoError(t, part, errorName(rest[b:]))
 	case bytes.HasPrefix(s, []byte("consumer/broker/")):
 		// "consumer/broker/%d abandoned subscription to %s/%d because %s"
-		i := bytes.Index(s, []byte(" abandoned subscription to "))
-		if i < 0 {
-			return
+		if t, part, why, ok := saramaTPBecause(s, " abandoned subscription to "); ok {
+			p.goFetchError(t, part, errorName(why), s)
 		}
-		rest := s[i+len(" abandoned subscription to "):]
-		b := bytes.Index(rest, []byte(" because "))
-		if b < 0 {
-			return
-		}
-		t, part, ok := slashTP(rest[:b])
-		if !ok {
-			return
-		}
-		p.goFetchError(t, part, errorName(rest[b:]), s)
 	}
 }
 
