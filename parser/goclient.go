@@ -92,7 +92,6 @@ func (p *Parser) goClient() {
 	}
 }
 
-// slashTP reads sarama's "topic/partition" (topics cannot contain '/').
 // saramaTPBecause reads sarama's "... <marker>%s/%d because %v": the
 // partition after marker, and the text from " because" on.
 func saramaTPBecause(s []byte, marker string) (topic string, part int32, why []byte, ok bool) {
@@ -109,6 +108,7 @@ func saramaTPBecause(s []byte, marker string) (topic string, part int32, why []b
 	return topic, part, rest[b:], ok
 }
 
+// slashTP reads sarama's "topic/partition" (topics cannot contain '/').
 func slashTP(b []byte) (string, int32, bool) {
 	i := bytes.LastIndexByte(b, '/')
 	if i <= 0 || !validTopic(b[:i]) {
