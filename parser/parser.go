@@ -60,6 +60,8 @@ type Stats struct {
 	HasZone    bool
 	First      time.Time
 	Last       time.Time
+	// ProtocolVersion: inter.broker.protocol.version from a KafkaConfig dump.
+	ProtocolVersion string
 	// Brokers: ids seen in the lines ([Broker id=N], Broker N, broker=N).
 	Brokers []int32
 	// Controllers: ids seen acting as ZK or KRaft controller.
@@ -253,6 +255,11 @@ func (p *Parser) continuation(line []byte) {
 		return
 	}
 	p.Stats.Continuations++
+	if len(line) > 33 && line[1] == 'i' && line[0] == '\t' && p.Stats.ProtocolVersion == "" && bytes.HasPrefix(line, []byte("\tinter.broker.protocol.version = ")) {
+		// The same dump gives the protocol the broker speaks: the version
+		// it runs, or older while an upgrade is under way (040: 1.0-IV0).
+		p.Stats.ProtocolVersion = string(bytes.TrimSpace(line[len("\tinter.broker.protocol.version = "):]))
+	}
 	if len(line) > 13 && line[1] == 'b' && line[0] == '\t' && len(p.Stats.Brokers) == 0 && bytes.HasPrefix(line, []byte("\tbroker.id = ")) {
 		// The broker's "KafkaConfig values:" dump names it even when no
 		// leadership line does (040, a broker's stdout).

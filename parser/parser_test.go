@@ -473,3 +473,21 @@ func TestBrokerFromCollectorPrefix(t *testing.T) {
 		}
 	}
 }
+
+// A broker's stdout (040) has no leadership line that dates it, but its
+// KafkaConfig dump names the protocol it speaks, and its id.
+func TestKafkaConfigDumpProtocolAndID(t *testing.T) {
+	p := New(time.UTC)
+	for _, l := range []string{
+		"[2018-12-09 02:21:48,157] INFO KafkaConfig values: ",
+		"\tadvertised.host.name = null",
+		"\tbroker.id = 2",
+		"\tinter.broker.protocol.version = 1.0-IV0",
+		"\tsecurity.inter.broker.protocol = PLAINTEXT",
+	} {
+		p.Line([]byte(l), func(*Event) {})
+	}
+	if p.Stats.ProtocolVersion != "1.0-IV0" || len(p.Stats.Brokers) != 1 || p.Stats.Brokers[0] != 2 {
+		t.Fatalf("protocol %q, brokers %v", p.Stats.ProtocolVersion, p.Stats.Brokers)
+	}
+}

@@ -213,6 +213,9 @@ func EraName(st *parser.Stats) string {
 			parts = append(parts, "Java producer")
 		}
 	}
+	if len(parts) == 0 && st.ProtocolVersion != "" {
+		parts = append(parts, "broker, inter.broker.protocol.version "+st.ProtocolVersion)
+	}
 	if e&parser.EraKafkaJS != 0 {
 		parts = append(parts, "KafkaJS client")
 	}
