@@ -250,6 +250,7 @@ func (p *Parser) broker(lg loggerKind) bool {
 		}
 	}
 	pf, rest := parsePrefix(r.Msg)
+	p.noteWriter(pf.id)
 	switch pf.side {
 	case sideBroker:
 		p.Stats.Brokers = addID(p.Stats.Brokers, pf.id)

@@ -62,6 +62,10 @@ type Stats struct {
 	Last       time.Time
 	// ProtocolVersion: inter.broker.protocol.version from a KafkaConfig dump.
 	ProtocolVersion string
+	// Writers: per broker or controller id, the records whose prefix names
+	// it as their writer ([Broker id=N], [Controller id=N], Broker N): a
+	// file several JVMs wrote at once, split by id.
+	Writers []WriterStats
 	// Brokers: ids seen in the lines ([Broker id=N], Broker N, broker=N).
 	Brokers []int32
 	// Controllers: ids seen acting as ZK or KRaft controller.
@@ -75,6 +79,48 @@ type Stats struct {
 	UnparsedSamples []string
 	// ByLogger counts records by the kind of logger that wrote them.
 	ByLogger [NumLoggerKinds]int64
+}
+
+// WriterStats is one writer's share of a source.
+type WriterStats struct {
+	ID          int32
+	Records     int64
+	First, Last time.Time
+	// OutOfOrder: this writer's records whose time went backwards, apart
+	// from the other writers' lines between them.
+	OutOfOrder int64
+	lastKey    int64
+}
+
+// noteWriter counts the current record for writer id.
+func (p *Parser) noteWriter(id int32) {
+	if id == Unknown || id < 0 {
+		return
+	}
+	var w *WriterStats
+	for i := range p.Stats.Writers {
+		if p.Stats.Writers[i].ID == id {
+			w = &p.Stats.Writers[i]
+			break
+		}
+	}
+	if w == nil {
+		if len(p.Stats.Writers) >= 64 {
+			return
+		}
+		p.Stats.Writers = append(p.Stats.Writers, WriterStats{ID: id})
+		w = &p.Stats.Writers[len(p.Stats.Writers)-1]
+	}
+	w.Records++
+	t, k := p.rec.When(), p.rec.wallKey()
+	if w.Records == 1 {
+		w.First = t
+	}
+	if k < w.lastKey {
+		w.OutOfOrder++
+		return
+	}
+	w.lastKey, w.Last = k, t
 }
 
 // LoggerKind groups Kafka's loggers by what they write.

@@ -491,3 +491,34 @@ func TestKafkaConfigDumpProtocolAndID(t *testing.T) {
 		t.Fatalf("protocol %q, brokers %v", p.Stats.ProtocolVersion, p.Stats.Brokers)
 	}
 }
+
+// Sample 017: three brokers' JVMs on one host append to one
+// state-change.log. Split by the id each record's prefix names, each JVM
+// wrote in order; the one record out of order in the file is the
+// interleaving of two of them.
+func TestSharedLogSplitByWriter(t *testing.T) {
+	f, err := os.Open("../testdata/samples/017-zk-3.9-cold-restart-3-brokers-shared-state-change-full.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := New(time.UTC)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		p.Line(sc.Bytes(), func(*Event) {})
+	}
+	p.Flush(func(*Event) {})
+	got := map[int32]int64{}
+	var total int64
+	for _, w := range p.Stats.Writers {
+		got[w.ID] = w.Records
+		total += w.Records
+		if w.OutOfOrder != 0 {
+			t.Errorf("writer %d: %d out of order", w.ID, w.OutOfOrder)
+		}
+	}
+	if len(got) != 3 || got[0] != 442 || got[1] != 118 || got[2] != 114 || total != p.Stats.Records || p.Stats.OutOfOrder != 1 {
+		t.Fatalf("writers %v (of %d records), file out of order %d", got, p.Stats.Records, p.Stats.OutOfOrder)
+	}
+}

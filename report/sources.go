@@ -21,9 +21,12 @@ type SourceInfo struct {
 	Producers   []string `json:"producers,omitempty"`
 	// Clients: other client ids (consumers, KafkaJS, librdkafka instances).
 	Clients []string `json:"clients,omitempty"`
-	Era     string   `json:"era"`
-	Levels  []string `json:"levels"`
-	Layouts []string `json:"layouts"`
+	// Writers: in a file several brokers' JVMs wrote at once, each one's
+	// share (records whose prefix names it), span and own disorder.
+	Writers []WriterInfo `json:"writers,omitempty"`
+	Era     string       `json:"era"`
+	Levels  []string     `json:"levels"`
+	Layouts []string     `json:"layouts"`
 	// Collectors: prefixes a log collector put on the lines (kubectl,
 	// stern, docker-compose, journald, syslog).
 	Collectors    []string `json:"collectors,omitempty"`
@@ -45,12 +48,21 @@ type SourceInfo struct {
 	Error      *string `json:"error"`
 }
 
+// WriterInfo is one writer's share of a shared log.
+type WriterInfo struct {
+	ID         int32  `json:"id"`
+	Records    int64  `json:"records"`
+	First      string `json:"first"`
+	Last       string `json:"last"`
+	OutOfOrder int64  `json:"out_of_order"`
+}
+
 // Describe summarises a source after reading.
 func Describe(s *source.Source, loc *time.Location) SourceInfo {
 	st := &s.Stats
 	si := SourceInfo{
 		Type: "source", Index: s.Index, Path: s.Path, Brokers: st.Brokers, Controllers: st.Controllers,
-		Producers: st.Producers, Clients: st.Clients, Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
+		Producers: st.Producers, Clients: st.Clients, Writers: writers(st, loc), Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
 		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
 		Reordered: s.Reordered, LateEvents: s.LateEvents,
 		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{}, Collectors: parser.CollectorNames(st.Collectors),
@@ -116,6 +128,19 @@ func zoneName(l *time.Location) string {
 		}
 	}
 	return l.String()
+}
+
+// writers lists a shared log's writers (nil for a log with one).
+func writers(st *parser.Stats, loc *time.Location) []WriterInfo {
+	if len(st.Writers) < 2 {
+		return nil
+	}
+	var out []WriterInfo
+	for _, w := range st.Writers {
+		out = append(out, WriterInfo{ID: w.ID, Records: w.Records, OutOfOrder: w.OutOfOrder,
+			First: w.First.In(loc).Format(TimeFormat), Last: w.Last.In(loc).Format(TimeFormat)})
+	}
+	return out
 }
 
 // Kind names what a file is, from its name and what it held.

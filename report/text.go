@@ -155,6 +155,19 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 			p(" · %s → %s", (*s.First)[:23], (*s.Last)[11:23])
 		}
 		p(" · %s\n", s.Zone)
+		if len(s.Writers) > 0 {
+			p("    written by several JVMs at once:")
+			for i, w := range s.Writers {
+				if i > 0 {
+					p(",")
+				}
+				p(" %d: %s records", w.ID, humanize.Comma(w.Records))
+				if w.OutOfOrder > 0 {
+					p(" (%s out of order)", humanize.Comma(w.OutOfOrder))
+				}
+			}
+			p("\n")
+		}
 		if s.Error != nil {
 			p("    ERROR: %s\n", Clean(*s.Error))
 		}
