@@ -60,6 +60,33 @@ func SkewRecords(es *skew.Estimate, name func(int) string, loc *time.Location, a
 	return out
 }
 
+// ZoneHint is a "zone_hint" JSON line: Clock's lines came OffsetMs after
+// the lines of RelativeTo they follow from, by whole quarter hours: a file
+// read in the wrong zone.
+type ZoneHint struct {
+	Type       string       `json:"type"`
+	Clock      string       `json:"clock"`
+	Sources    []string     `json:"sources"`
+	RelativeTo string       `json:"relative_to"`
+	OffsetMs   int64        `json:"offset_ms"`
+	Pairs      int          `json:"pairs"`
+	Evidence   SkewEvidence `json:"evidence"`
+}
+
+// ZoneHints turns an estimate's zone hints into records.
+func ZoneHints(es *skew.Estimate, name func(int) string, loc *time.Location) []ZoneHint {
+	var out []ZoneHint
+	for _, h := range es.Zones {
+		z := ZoneHint{Type: "zone_hint", Clock: h.Late.Name, RelativeTo: h.Early.Name, OffsetMs: h.Offset.Milliseconds(),
+			Pairs: h.Pairs, Evidence: skewEvidence(h.Example, name, loc)}
+		for _, s := range h.Late.Sources {
+			z.Sources = append(z.Sources, name(s))
+		}
+		out = append(out, z)
+	}
+	return out
+}
+
 // InconsistentSkew describes bounds that contradict each other.
 func InconsistentSkew(es *skew.Estimate, name func(int) string, loc *time.Location) []SkewEvidence {
 	var out []SkewEvidence
@@ -79,7 +106,7 @@ func skewEvidence(s skew.Sample, name func(int) string, loc *time.Location) Skew
 
 // writeSkew renders the "Clock skew" section.
 func writeSkew(w io.Writer, m *Meta) {
-	if len(m.Skew) == 0 && len(m.SkewInconsistent) == 0 {
+	if len(m.Skew) == 0 && len(m.SkewInconsistent) == 0 && len(m.ZoneHints) == 0 {
 		return
 	}
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
@@ -89,6 +116,11 @@ func writeSkew(w io.Writer, m *Meta) {
 		for _, e := range m.SkewInconsistent {
 			p("    %s: %s → %s (%+d ms)\n", Clean(e.What), Clean(e.Cause), Clean(e.Effect), e.DeltaMs)
 		}
+	}
+	for _, z := range m.ZoneHints {
+		p("  %s's lines come %s after the %s lines they follow from (%d causal pairs, all within 2 min of that): read in the wrong zone? Give its zone with --tz 'GLOB=ZONE'\n",
+			Clean(z.Clock), Dur(time.Duration(z.OffsetMs)*time.Millisecond), Clean(z.RelativeTo), z.Pairs)
+		p("    %s\n      cause  %s\n      effect %s\n", Clean(z.Evidence.What), Clean(z.Evidence.Cause), Clean(z.Evidence.Effect))
 	}
 	var steady []string
 	for _, cs := range m.Skew {

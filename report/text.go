@@ -28,6 +28,7 @@ type Meta struct {
 	// the pairs of a contradiction.
 	Skew             []ClockSkew
 	SkewInconsistent []SkewEvidence
+	ZoneHints        []ZoneHint
 }
 
 // Dur renders a duration the way operators read them: "21 ms", "2.4 s", "3 min 12 s".

@@ -29,8 +29,19 @@ type Result struct {
 	Evidence []Sample
 }
 
+// ZoneHint: the lines of clock Late are Offset later than the lines they
+// follow on clock Early, by a whole number of quarter hours give or take a
+// minute: a file read in the wrong zone (--tz), not a drifting clock.
+type ZoneHint struct {
+	Early, Late Clock
+	Offset      time.Duration
+	Pairs       int
+	Example     Sample
+}
+
 // Estimate is the outcome for every clock that took part in a causal pair.
 type Estimate struct {
+	Zones   []ZoneHint
 	Results []Result
 	// Inconsistent holds the pairs of a contradiction (bounds no set of
 	// offsets satisfies: a line paired with the wrong cause); nothing is
@@ -66,6 +77,8 @@ func (e *Estimator) Estimate(clocks []Clock) Estimate {
 		}
 	}
 	n := len(clocks)
+	var out Estimate
+	out.Zones = e.zoneHints(clocks, of)
 	// Samples per ordered clock pair.
 	byPair := map[[2]int][]Sample{}
 	seen := map[[2]int]int{}
@@ -92,7 +105,6 @@ func (e *Estimator) Estimate(clocks []Clock) Estimate {
 		pairs[k[0]] += seen[k]
 		pairs[k[1]] += seen[k]
 	}
-	var out Estimate
 	if len(edges) == 0 {
 		return out
 	}
@@ -278,4 +290,48 @@ func clamp(v, lo, hi time.Duration) time.Duration {
 		return hi
 	}
 	return v
+}
+
+// quarterHour: zones differ by whole quarter hours (Nepal +05:45).
+const quarterHour = 15 * time.Minute
+
+// zoneHints looks at the pairs too far apart to be a skew: three or more
+// between two clocks that agree within two minutes on an offset within a
+// minute of a whole number of quarter hours.
+func (e *Estimator) zoneHints(clocks []Clock, of map[int]int) []ZoneHint {
+	byPair := map[[2]int][]Sample{}
+	for pk, l := range e.far {
+		a, aok := of[pk.cause]
+		b, bok := of[pk.effect]
+		if aok && bok && a != b {
+			byPair[[2]int{a, b}] = append(byPair[[2]int{a, b}], l...)
+		}
+	}
+	var out []ZoneHint
+	for k, l := range byPair {
+		if len(l) < 3 {
+			continue
+		}
+		sort.Slice(l, func(i, j int) bool { return l[i].Delta() < l[j].Delta() })
+		med := l[len(l)/2].Delta()
+		if l[len(l)-1].Delta()-l[0].Delta() > 2*time.Minute {
+			continue
+		}
+		q := med.Round(quarterHour)
+		if q == 0 || absDur(med-q) > time.Minute {
+			continue
+		}
+		h := ZoneHint{Early: clocks[k[0]], Late: clocks[k[1]], Offset: q, Pairs: len(l), Example: l[len(l)/2]}
+		if q < 0 {
+			h.Early, h.Late, h.Offset = h.Late, h.Early, -q
+		}
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Late.Name != out[j].Late.Name {
+			return out[i].Late.Name < out[j].Late.Name
+		}
+		return out[i].Early.Name < out[j].Early.Name
+	})
+	return out
 }

@@ -85,7 +85,25 @@ type partState struct {
 	decision bool
 	// applied: the earliest line per source naming this epoch.
 	applied []Point
+	// past: the last few finished epochs, so a line hours off (a file read
+	// in the wrong zone) still finds its partner for a zone hint. Made on
+	// a partition's second epoch: most partitions never need it.
+	past  []pastEpoch
+	npast int
 }
+
+// pastEpochs: finished epochs kept per partition.
+const pastEpochs = 4
+
+type pastEpoch struct {
+	epoch    int32
+	decided  Point
+	decision bool
+	applied  []Point
+}
+
+// farMax: deltas kept per pair of sources that lie beyond Window.
+const farMax = 16
 
 type fetchKey struct {
 	tp
@@ -130,13 +148,15 @@ type Estimator struct {
 	paired  map[lifeKey]time.Time // the controller's line of the last pair made
 	pairs   map[pairKey][]Sample
 	counts  map[pairKey]int
+	// far: pairs further apart than Window (a zone mistake, not a skew).
+	far map[pairKey][]Sample
 }
 
 // NewEstimator returns an empty estimator.
 func NewEstimator() *Estimator {
 	return &Estimator{
 		parts: map[tp]*partState{}, fetches: map[fetchKey]fetchStart{}, isr: map[tp][]int32{},
-		brokerL: map[lifeKey]Point{}, ctrlL: map[lifeKey]Point{}, paired: map[lifeKey]time.Time{}, pairs: map[pairKey][]Sample{}, counts: map[pairKey]int{},
+		brokerL: map[lifeKey]Point{}, ctrlL: map[lifeKey]Point{}, paired: map[lifeKey]time.Time{}, pairs: map[pairKey][]Sample{}, counts: map[pairKey]int{}, far: map[pairKey][]Sample{},
 	}
 }
 
@@ -169,7 +189,18 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 			return
 		}
 		st := e.part(k, ev.LeaderEpoch)
-		if st != nil && (!st.decision || pt.Time.Before(st.decided.Time)) {
+		if st == nil {
+			// A decision for an epoch already finished: its broker lines came
+			// long before it (hours, in a file read in another zone).
+			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && !pe.decision {
+				pe.decided, pe.decision = pt, true
+				for _, a := range pe.applied {
+					e.pair(k, pe.epoch, pt, a)
+				}
+			}
+			return
+		}
+		if !st.decision || pt.Time.Before(st.decided.Time) {
 			st.decided, st.decision = pt, true
 		}
 	case parser.KindPhase:
@@ -185,6 +216,10 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 		}
 		st := e.part(k, ev.LeaderEpoch)
 		if st == nil {
+			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !hasSrc(pe.applied, src) {
+				pe.applied = append(pe.applied, pt)
+				e.pair(k, pe.epoch, pe.decided, pt)
+			}
 			return
 		}
 		for i := range st.applied {
@@ -302,16 +337,58 @@ func (e *Estimator) part(k tp, epoch int32) *partState {
 }
 
 func (e *Estimator) finish(k tp, st *partState) {
-	if !st.decision {
+	if st.decision {
+		for _, a := range st.applied {
+			e.pair(k, st.epoch, st.decided, a)
+		}
+	}
+	if len(st.past) < pastEpochs {
+		st.past = append(st.past, pastEpoch{})
+	}
+	pe := &st.past[st.npast%pastEpochs]
+	st.npast++
+	pe.epoch, pe.decided, pe.decision = st.epoch, st.decided, st.decision
+	pe.applied = append(pe.applied[:0], st.applied...)
+}
+
+// pair records "controller decided epoch E → broker applied E".
+func (e *Estimator) pair(k tp, epoch int32, decided, a Point) {
+	if a.Src == decided.Src {
 		return
 	}
-	for _, a := range st.applied {
-		if a.Src == st.decided.Src || absDur(a.Time.Sub(st.decided.Time)) > e.window() {
-			continue
+	s := Sample{Cause: decided, Effect: a,
+		What: fmt.Sprintf("controller %s decided %s-%d leader epoch %d → broker %s applied it", node(decided.Node), k.topic, k.partition, epoch, node(a.Node))}
+	if absDur(s.Delta()) > e.window() {
+		pk := pairKey{s.Cause.Src, s.Effect.Src}
+		if l := e.far[pk]; len(l) < farMax {
+			e.far[pk] = append(l, s)
 		}
-		e.sample(Sample{Cause: st.decided, Effect: a,
-			What: fmt.Sprintf("controller %s decided %s-%d leader epoch %d → broker %s applied it", node(st.decided.Node), k.topic, k.partition, st.epoch, node(a.Node))})
+		return
 	}
+	e.sample(s)
+}
+
+// pastOf finds a finished epoch of k still kept.
+func (e *Estimator) pastOf(k tp, epoch int32) *pastEpoch {
+	st := e.parts[k]
+	if st == nil {
+		return nil
+	}
+	for i := range st.past {
+		if st.past[i].epoch == epoch {
+			return &st.past[i]
+		}
+	}
+	return nil
+}
+
+func hasSrc(l []Point, src int) bool {
+	for _, p := range l {
+		if p.Src == src {
+			return true
+		}
+	}
+	return false
 }
 
 // sample keeps the smallest deltas per (cause source, effect source).
@@ -335,10 +412,14 @@ func (e *Estimator) sample(s Sample) {
 	e.pairs[pk] = l
 }
 
-// Flush finishes the epochs still in hand; call once at the end.
+// Flush pairs the epochs still in hand; call once at the end.
 func (e *Estimator) Flush() {
 	for k, st := range e.parts {
-		e.finish(k, st)
+		if st.decision {
+			for _, a := range st.applied {
+				e.pair(k, st.epoch, st.decided, a)
+			}
+		}
 		st.decision, st.applied = false, st.applied[:0]
 	}
 }

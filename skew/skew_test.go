@@ -181,3 +181,37 @@ func TestJoinLoggedTwicePairsOnce(t *testing.T) {
 		}
 	}
 }
+
+// A broker's files read 3 h off (the wrong --tz): its lines for each epoch
+// come long after newer epochs were decided. The pairs still form, from
+// the finished epochs kept per partition, and name the offset as a zone
+// mistake instead of a skew.
+func TestZoneHintFromFinishedEpochs(t *testing.T) {
+	e := NewEstimator()
+	const threeH = 3 * 3600 * 1000
+	for ep := int32(1); ep <= 4; ep++ {
+		e.Add(0, decision("orders", 0, ep, int(ep)*60000))
+	}
+	for ep := int32(1); ep <= 4; ep++ {
+		e.Add(1, applied(2, "orders", 0, ep, int(ep)*60000+threeH+7+int(ep)))
+	}
+	es := e.Estimate(clocks)
+	if es.Corrected() {
+		t.Fatalf("a zone mistake was taken for a skew: %+v", es.Results)
+	}
+	if len(es.Zones) != 1 || es.Zones[0].Late.Name != "broker 2" || es.Zones[0].Early.Name != "broker 1" || es.Zones[0].Offset != 3*time.Hour || es.Zones[0].Pairs != 4 {
+		t.Fatalf("zones %+v", es.Zones)
+	}
+	// Offsets that are not whole quarter hours (a clock 7 min off) are no
+	// zone mistake.
+	e = NewEstimator()
+	for ep := int32(1); ep <= 4; ep++ {
+		e.Add(0, decision("orders", 0, ep, int(ep)*60000))
+	}
+	for ep := int32(1); ep <= 4; ep++ {
+		e.Add(1, applied(2, "orders", 0, ep, int(ep)*60000+7*60000))
+	}
+	if es := e.Estimate(clocks); len(es.Zones) != 0 {
+		t.Fatalf("7 min taken for a zone: %+v", es.Zones)
+	}
+}

@@ -300,7 +300,8 @@ func (s *spanSet) add(t time.Time) {
 type Analyzer struct {
 	cfg Config
 	// skew: the clock offsets of this audit (SetClockSkew).
-	skew []report.ClockSkew
+	skew  []report.ClockSkew
+	zones []report.ZoneHint
 
 	episodes, transitions, moved, bursts int64
 	first, last                          time.Time

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/leaderaudit/leaderaudit/report"
 )
@@ -14,10 +15,23 @@ const SkewThresholdMs = 10
 // applied) for this audit; Finish turns the large ones into findings.
 func (a *Analyzer) SetClockSkew(recs []report.ClockSkew) { a.skew = recs }
 
+// SetZoneHints hands the analyzer the files that look read in the wrong
+// zone.
+func (a *Analyzer) SetZoneHints(z []report.ZoneHint) { a.zones = z }
+
 // clockSkew: a host whose clock was off. Uncorrected it is a warning
 // (phase times across hosts and producer-error matching use the logged
 // times); corrected, by --skew auto or by hand, it is information.
 func (f *finisher) clockSkew() {
+	for _, z := range f.a.zones {
+		f.add(Finding{Code: CodeClockSkew, Severity: Warning, Subject: z.Clock,
+			Message: fmt.Sprintf("%s's lines come %s after the %s lines they follow from (%d causal pairs): its files look read in the wrong zone, so its times are off by that much",
+				z.Clock, report.Dur(time.Duration(z.OffsetMs)*time.Millisecond), z.RelativeTo, z.Pairs),
+			Remedy:   "Give that host's zone with --tz 'GLOB=ZONE' (Kafka's log4j timestamps carry none; the audit reads them in --tz, default this machine's zone).",
+			Evidence: []Evidence{{File: z.Evidence.CauseFile, Line: z.Evidence.CauseLine}, {File: z.Evidence.EffectFile, Line: z.Evidence.EffectLine}},
+			Data:     map[string]any{"clock": z.Clock, "relative_to": z.RelativeTo, "offset_ms": z.OffsetMs, "pairs": z.Pairs, "zone": true},
+		})
+	}
 	for _, cs := range f.a.skew {
 		off := cs.OffsetMs
 		if off < 0 {

@@ -335,6 +335,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	}
 	skews := skewReport(rd.Sources, sf, &est, loc)
 	skewBad := report.InconsistentSkew(&est, func(i int) string { return rd.Sources[i].Path }, loc)
+	zoneHints := report.ZoneHints(&est, func(i int) string { return rd.Sources[i].Path }, loc)
 
 	var infos []report.SourceInfo
 	// A store that answered counts as read, even with no lines: as an
@@ -365,6 +366,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 	}
 	an.SetClockSkew(skews)
+	an.SetZoneHints(zoneHints)
 	findings := an.Finish(tl, func(i int) string { return report.Clean(rd.Sources[i].Path) }, facts)
 	cfg := tl.Config()
 	if jw != nil {
@@ -374,6 +376,9 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 		for _, cs := range skews {
 			jw.Any(cs)
+		}
+		for _, z := range zoneHints {
+			jw.Any(z)
 		}
 		for _, f := range findings {
 			jw.Any(f.Record())
@@ -390,7 +395,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		err := col.WriteText(stdout, infos, report.Meta{
 			SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow, Skipped: skippedLines,
 			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients, Findings: verdict.Lines(findings),
-			Skew: skews, SkewInconsistent: skewBad,
+			Skew: skews, SkewInconsistent: skewBad, ZoneHints: zoneHints,
 		})
 		if err != nil {
 			return writeFailed(err, stderr)

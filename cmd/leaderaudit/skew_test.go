@@ -282,6 +282,9 @@ func TestSkewNoFalseCorrections(t *testing.T) {
 				t.Errorf("%s: %v", d, r)
 			}
 		}
+		if zs := ofType(records(t, out), "zone_hint"); len(zs) != 0 {
+			t.Errorf("%s: zone hints %v", d, zs)
+		}
 	}
 }
 
@@ -406,4 +409,33 @@ func TestSkewAutoOnGeneratedCluster(t *testing.T) {
 		t.Errorf("broker 2 − broker 3 estimated %v ms, true 330 ms", d)
 	}
 	t.Logf("after --skew auto: %d of %d phases before the decision; broker 2 %+v ms, broker 3 %+v ms", neg, total, off2, off3)
+}
+
+// Case 4 read without its zone: broker 2's lines are 3 h off, far beyond
+// any skew. No offset is estimated from them; the audit says the files
+// look read in the wrong zone, with a pair of lines as evidence.
+func TestZoneMistakeHinted(t *testing.T) {
+	out, _, code := audit(t, "json", case4)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	rs := records(t, out)
+	zs := ofType(rs, "zone_hint")
+	if len(zs) != 1 || zs[0]["clock"] != "broker 2" || zs[0]["relative_to"] != "broker 1" || zs[0]["offset_ms"].(float64) != 3*3600*1000 {
+		t.Fatalf("zone hints %v", zs)
+	}
+	var warned bool
+	for _, f := range ofType(rs, "finding") {
+		if f["code"] == "clock-skew" && f["subject"] == "broker 2" && strings.Contains(f["message"].(string), "wrong zone") {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Error("no warning that broker 2 looks read in the wrong zone")
+	}
+	// Given its zone, the hint goes.
+	out, _, _ = auditWith(t, moscowBroker2, "json", case4)
+	if zs := ofType(records(t, out), "zone_hint"); len(zs) != 0 {
+		t.Fatalf("zone hint with the right zone: %v", zs)
+	}
 }
