@@ -19,6 +19,10 @@
 // satisfies every bound: clocks the bounds do not contradict keep offset 0.
 // A corrected clock bounded from both sides gets the middle of its
 // interval, as NTP does with a round trip.
+//
+// Pairs further apart than Window are no skew. When several between two
+// hosts agree on a whole number of quarter hours, that host's files were
+// read in the wrong zone: Estimate names it as a ZoneHint instead.
 package skew
 
 import (
