@@ -391,14 +391,7 @@ func (g *generator) lisr010(b *broker, corr int32, items []lisrItem, t int64) in
 		}
 		for _, i := range newLeaders {
 			x := g.scBroker(b, t, lvTRACE)
-			x = append(x, "stopped fetchers as part of become-leader request from controller "...)
-			x = ai32(x, K)
-			x = append(x, " epoch "...)
-			x = ai32(x, E)
-			x = append(x, " with correlation id "...)
-			x = ai32(x, corr)
-			x = append(x, " for partition "...)
-			x = append(x, items[i].e.p.name...)
+			x = reqFor(x, "stopped fetchers as part of become-leader request from controller ", K, E, corr, items[i].e.p.name)
 			b.sc.end(x)
 			items[i].e.el.phase(b.id, "leader", PhStoppedFetchers, t)
 		}
@@ -452,14 +445,7 @@ func (g *generator) lisr010(b *broker, corr int32, items []lisrItem, t int64) in
 		g.removedFetcher(b, t, items, changed, setMutable)
 		for _, i := range changed {
 			x := g.scBroker(b, t, lvTRACE)
-			x = append(x, "stopped fetchers as part of become-follower request from controller "...)
-			x = ai32(x, K)
-			x = append(x, " epoch "...)
-			x = ai32(x, E)
-			x = append(x, " with correlation id "...)
-			x = ai32(x, corr)
-			x = append(x, " for partition "...)
-			x = append(x, items[i].e.p.name...)
+			x = reqFor(x, "stopped fetchers as part of become-follower request from controller ", K, E, corr, items[i].e.p.name)
 			b.sc.end(x)
 			items[i].e.el.phase(b.id, "follower", PhStoppedFetchers, t)
 		}
@@ -513,14 +499,7 @@ func (g *generator) lisr010(b *broker, corr int32, items []lisrItem, t int64) in
 			b.srv.end(x)
 			for _, i := range changed {
 				x := g.scBroker(b, t, lvTRACE)
-				x = append(x, "started fetcher to new leader as part of become-follower request from controller "...)
-				x = ai32(x, K)
-				x = append(x, " epoch "...)
-				x = ai32(x, E)
-				x = append(x, " with correlation id "...)
-				x = ai32(x, corr)
-				x = append(x, " for partition "...)
-				x = append(x, items[i].e.p.name...)
+				x = reqFor(x, "started fetcher to new leader as part of become-follower request from controller ", K, E, corr, items[i].e.p.name)
 				b.sc.end(x)
 				items[i].e.el.phase(b.id, "follower", PhStartedFetcher, t)
 			}
@@ -633,14 +612,7 @@ func (g *generator) lisr23(b *broker, corr int32, items []lisrItem, t int64) int
 			it.e.el.phase(b.id, "leader", PhEpochStart, t)
 			if !it.wasLead {
 				x := g.scBroker(b, t, lvTRACE)
-				x = append(x, "Stopped fetchers as part of become-leader request from controller "...)
-				x = ai32(x, K)
-				x = append(x, " epoch "...)
-				x = ai32(x, E)
-				x = append(x, " with correlation id "...)
-				x = ai32(x, corr)
-				x = append(x, " for partition "...)
-				x = append(x, p.name...)
+				x = reqFor(x, "Stopped fetchers as part of become-leader request from controller ", K, E, corr, p.name)
 				x = append(x, " (last update controller epoch "...)
 				x = ai32(x, it.e.st.cep)
 				x = append(x, ')')
@@ -708,14 +680,7 @@ func (g *generator) lisr23(b *broker, corr int32, items []lisrItem, t int64) int
 		g.removedFetcher(b, t, items, changed, setMutable)
 		for _, i := range changed {
 			x := g.scBroker(b, t, lvTRACE)
-			x = append(x, "Stopped fetchers as part of become-follower request from controller "...)
-			x = ai32(x, K)
-			x = append(x, " epoch "...)
-			x = ai32(x, E)
-			x = append(x, " with correlation id "...)
-			x = ai32(x, corr)
-			x = append(x, " for partition "...)
-			x = append(x, items[i].e.p.name...)
+			x = reqFor(x, "Stopped fetchers as part of become-follower request from controller ", K, E, corr, items[i].e.p.name)
 			x = withLeader(x, &items[i])
 			b.sc.end(x)
 			items[i].e.el.phase(b.id, "follower", PhStoppedFetchers, t)
@@ -740,14 +705,7 @@ func (g *generator) lisr23(b *broker, corr int32, items []lisrItem, t int64) int
 			g.addedFetcher(b, t, items, changed)
 			for _, i := range changed {
 				x := g.scBroker(b, t, lvTRACE)
-				x = append(x, "Started fetcher to new leader as part of become-follower request from controller "...)
-				x = ai32(x, K)
-				x = append(x, " epoch "...)
-				x = ai32(x, E)
-				x = append(x, " with correlation id "...)
-				x = ai32(x, corr)
-				x = append(x, " for partition "...)
-				x = append(x, items[i].e.p.name...)
+				x = reqFor(x, "Started fetcher to new leader as part of become-follower request from controller ", K, E, corr, items[i].e.p.name)
 				x = withLeader(x, &items[i])
 				b.sc.end(x)
 				items[i].e.el.phase(b.id, "follower", PhStartedFetcher, t)
@@ -2286,4 +2244,18 @@ func joinStr(xs []string, sep string) string {
 		b = append(b, x...)
 	}
 	return string(b)
+}
+
+// reqFor appends what ("... from controller ") and the rest of a broker's
+// per-partition TRACE line about one LeaderAndIsr request: "K epoch E with
+// correlation id C for partition P" (broker.md §3.3).
+func reqFor(x []byte, what string, ctl, ctlEpoch, corr int32, partition string) []byte {
+	x = append(x, what...)
+	x = ai32(x, ctl)
+	x = append(x, " epoch "...)
+	x = ai32(x, ctlEpoch)
+	x = append(x, " with correlation id "...)
+	x = ai32(x, corr)
+	x = append(x, " for partition "...)
+	return append(x, partition...)
 }
