@@ -1,7 +1,7 @@
 package timeline
 
 import (
-	"bufio"
+	"context"
 	"os"
 	"sort"
 	"strings"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/source"
 )
 
 // collect is a Sink that keeps everything.
@@ -33,39 +34,27 @@ func (c *collect) find(t *testing.T, topic string, partition, epoch int32) *Epis
 	return nil
 }
 
-type srcEvent struct {
-	src int
-	ev  parser.Event
-}
-
-// runFiles parses each file with its own parser and feeds the events to a
-// timeline in time order (stable per file), as source.Reader does.
+// runFiles reads the files as audit does (source.Reader: one parser per
+// file, merged in time order, zone-less times as UTC) into a timeline.
 func runFiles(t *testing.T, cfg Config, paths ...string) *collect {
 	t.Helper()
-	var all []srcEvent
+	ins := make([]source.Input, len(paths))
 	for i, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps := parser.New(time.UTC)
-		emit := func(ev *parser.Event) { all = append(all, srcEvent{i, *ev}) }
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			ps.Line(sc.Bytes(), emit)
-		}
-		ps.Flush(emit)
-		f.Close()
+		ins[i] = source.Input{Path: p, Chain: p}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].ev.Time.Before(all[j].ev.Time) })
+	rd := source.NewReader(ins, func(string) *time.Location { return time.UTC })
 	c := &collect{}
 	tl := New(cfg, c)
-	for i := range all {
-		tl.Add(all[i].src, &all[i].ev)
-		tl.Advance(all[i].ev.Time)
-	}
+	rd.Run(context.Background(), func(src int, ev *parser.Event) {
+		tl.Add(src, ev)
+		tl.Advance(ev.Time)
+	})
 	tl.Close()
+	for _, s := range rd.Sources {
+		if s.Err != nil {
+			t.Fatalf("%s: %v", s.Path, s.Err)
+		}
+	}
 	return c
 }
 

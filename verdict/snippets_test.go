@@ -1,61 +1,49 @@
 package verdict
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
-type srcEvent struct {
-	src int
-	ev  parser.Event
-}
-
-// runFiles parses each file with its own parser and feeds the events to a
-// timeline in time order (stable per file), as source.Reader does; the
-// analyzer is the timeline's sink. (Copied from timeline/timeline_test.go.)
+// runFiles reads the files as audit does (source.Reader: one parser per
+// file, merged in time order, zone-less times as UTC) into a timeline whose
+// sink is the analyzer.
 func runFiles(t *testing.T, cfg Config, paths ...string) ([]Finding, *timeline.Timeline) {
 	t.Helper()
-	var all []srcEvent
-	var facts []SourceFacts
+	ins := make([]source.Input, len(paths))
 	for i, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
+		ins[i] = source.Input{Path: p, Chain: p}
+	}
+	rd := source.NewReader(ins, func(string) *time.Location { return time.UTC })
+	a := New(cfg)
+	tl := timeline.New(timeline.Config{}, a)
+	rd.Run(context.Background(), func(src int, ev *parser.Event) {
+		tl.Add(src, ev)
+		tl.Advance(ev.Time)
+	})
+	tl.Close()
+	var facts []SourceFacts
+	for i, s := range rd.Sources {
+		if s.Err != nil {
+			t.Fatalf("%s: %v", s.Path, s.Err)
 		}
-		ps := parser.New(time.UTC)
-		emit := func(ev *parser.Event) { all = append(all, srcEvent{i, *ev}) }
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			ps.Line(sc.Bytes(), emit)
-		}
-		ps.Flush(emit)
-		f.Close()
-		st := &ps.Stats
+		st := &s.Stats
 		kind := "server.log"
 		if st.Eras&parser.EraProducer != 0 {
 			kind = "client application log"
 		}
-		facts = append(facts, SourceFacts{Index: i, Path: p, Kind: kind, Eras: st.Eras, First: st.First, Last: st.Last,
+		facts = append(facts, SourceFacts{Index: i, Path: s.Path, Kind: kind, Eras: st.Eras, First: st.First, Last: st.Last,
 			Brokers: st.Brokers, Controllers: st.Controllers, Producers: st.Producers, Records: st.Records, Levels: []string{"INFO"}})
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].ev.Time.Before(all[j].ev.Time) })
-	a := New(cfg)
-	tl := timeline.New(timeline.Config{}, a)
-	for i := range all {
-		tl.Add(all[i].src, &all[i].ev)
-		tl.Advance(all[i].ev.Time)
-	}
-	tl.Close()
 	return a.Finish(tl, func(src int) string { return filepath.Base(paths[src]) }, facts), tl
 }
 
