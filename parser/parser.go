@@ -90,6 +90,24 @@ type WriterStats struct {
 	// from the other writers' lines between them.
 	OutOfOrder int64
 	lastKey    int64
+	// last: the newest record's time, read into Last at Flush (as the
+	// source's own Last is): no time.Time built per record.
+	last recTime
+}
+
+// recTime is a record's time, possibly not yet built.
+type recTime struct {
+	t    time.Time
+	st   stamp
+	loc  *time.Location
+	lazy bool
+}
+
+func (rt recTime) when() time.Time {
+	if rt.lazy {
+		return rt.st.time(rt.loc)
+	}
+	return rt.t
 }
 
 // noteWriter counts the current record for writer id.
@@ -112,15 +130,15 @@ func (p *Parser) noteWriter(id int32) {
 		w = &p.Stats.Writers[len(p.Stats.Writers)-1]
 	}
 	w.Records++
-	t, k := p.rec.When(), p.rec.wallKey()
 	if w.Records == 1 {
-		w.First = t
+		w.First = p.rec.When()
 	}
-	if k < w.lastKey {
+	r := &p.rec
+	if k := r.wallKey(); k < w.lastKey {
 		w.OutOfOrder++
-		return
+	} else {
+		w.lastKey, w.last = k, recTime{r.Time, r.st, r.loc, r.lazy}
 	}
-	w.lastKey, w.Last = k, t
 }
 
 // LoggerKind groups Kafka's loggers by what they write.
@@ -262,6 +280,9 @@ func (p *Parser) Flush(emit func(*Event)) {
 	p.flushHeld()
 	if p.haveMax {
 		p.Stats.Last = p.maxRec.When()
+	}
+	for i := range p.Stats.Writers {
+		p.Stats.Writers[i].Last = p.Stats.Writers[i].last.when()
 	}
 }
 
