@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,11 +68,19 @@ func ids(v []int32) string {
 	if len(v) == 0 {
 		return "-"
 	}
-	s := make([]string, len(v))
+	return JoinIDs(v)
+}
+
+// JoinIDs writes broker or controller ids as Kafka lists them: "1,2,3".
+func JoinIDs(v []int32) string {
+	var b strings.Builder
 	for i, x := range v {
-		s[i] = fmt.Sprint(x)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(x)))
 	}
-	return strings.Join(s, ",")
+	return b.String()
 }
 
 func leaderStr(v int32) string {

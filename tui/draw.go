@@ -58,10 +58,10 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	}
 	info = append(info, "start "+m.full(e.Start), "end "+m.hms(e.End))
 	if len(e.ISR) > 0 {
-		info = append(info, "ISR "+ids(e.ISR))
+		info = append(info, "ISR "+report.JoinIDs(e.ISR))
 	}
 	if len(e.Replicas) > 0 {
-		info = append(info, "replicas "+ids(e.Replicas))
+		info = append(info, "replicas "+report.JoinIDs(e.Replicas))
 	}
 	var flags []string
 	if e.Unclean {

@@ -11,6 +11,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/leaderaudit/leaderaudit/parser"
+	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -70,14 +71,6 @@ func brokerStr(b int32) string {
 	return strconv.Itoa(int(b))
 }
 
-func ids(v []int32) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(int(x))
-	}
-	return strings.Join(s, ",")
-}
-
 // shortDur fits a duration in 7 cells: "999 ms", "59.9 s", "59m59s", "99h59m".
 func shortDur(d time.Duration) string {
 	switch {
@@ -115,7 +108,7 @@ func causeText(e *timeline.Episode) string {
 		s = e.Cause.String()
 	}
 	if len(e.CauseBrokers) > 0 {
-		s += " b" + ids(e.CauseBrokers)
+		s += " b" + report.JoinIDs(e.CauseBrokers)
 	}
 	if e.Resent {
 		s = "re-sent"
@@ -129,7 +122,7 @@ func causeLong(c parser.Cause, brokers []int32) string {
 		s = "cause not logged"
 	}
 	if len(brokers) > 0 {
-		s += " of broker " + ids(brokers)
+		s += " of broker " + report.JoinIDs(brokers)
 	}
 	return s
 }
@@ -236,7 +229,7 @@ func (m *Model) header() []string {
 	}
 	brokers := "none yet"
 	if len(st.Brokers) > 0 {
-		brokers = ids(st.Brokers)
+		brokers = report.JoinIDs(st.Brokers)
 	}
 	zone := m.opt.Zone
 	if zone == "" {

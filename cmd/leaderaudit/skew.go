@@ -121,7 +121,7 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 			case len(ids) == 1:
 				id = ids[0]
 			case len(ids) > 1:
-				add(fmt.Sprintf("%s (one host: brokers %s)", s.Path, joinIDs(ids)), s.Index)
+				add(fmt.Sprintf("%s (one host: brokers %s)", s.Path, report.JoinIDs(ids)), s.Index)
 				continue
 			}
 		}
@@ -146,17 +146,6 @@ func compactIDs(ids []int32) []int32 {
 		}
 	}
 	return out
-}
-
-func joinIDs(ids []int32) string {
-	var b strings.Builder
-	for i, v := range ids {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(int(v)))
-	}
-	return b.String()
 }
 
 // estimateSkew reads every input once, only to pair causes with effects
