@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,8 +115,8 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 		id := brokerFor(s.Path)
 		if id == parser.Unknown {
 			ids := append(append([]int32(nil), s.Stats.Brokers...), s.Stats.Controllers...)
-			sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-			ids = compactIDs(ids)
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
 			switch {
 			case len(ids) == 1:
 				id = ids[0]
@@ -136,16 +136,6 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 		}
 	}
 	return clocks
-}
-
-func compactIDs(ids []int32) []int32 {
-	out := ids[:0]
-	for i, v := range ids {
-		if i == 0 || v != ids[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // estimateSkew reads every input once, only to pair causes with effects
