@@ -62,7 +62,6 @@ func (es *Estimate) Corrected() bool {
 type edge struct {
 	bound time.Duration // s_effect − s_cause ≤ bound
 	s     Sample
-	n     int
 }
 
 const inf = time.Duration(math.MaxInt64 / 4)
@@ -89,7 +88,7 @@ func (e *Estimator) Estimate(clocks []Clock) Estimate {
 			continue
 		}
 		byPair[[2]int{a, b}] = append(byPair[[2]int{a, b}], l...)
-		seen[[2]int{a, b}] += e.count(pk)
+		seen[[2]int{a, b}] += e.counts[pk]
 	}
 	edges := map[[2]int]edge{}
 	pairs := make([]int, n)
@@ -101,7 +100,7 @@ func (e *Estimator) Estimate(clocks []Clock) Estimate {
 		if len(l) >= 3 {
 			pick = 1
 		}
-		edges[k] = edge{bound: l[pick].Bound() + Tolerance, s: l[pick], n: seen[k]}
+		edges[k] = edge{bound: l[pick].Bound() + Tolerance, s: l[pick]}
 		pairs[k[0]] += seen[k]
 		pairs[k[1]] += seen[k]
 	}

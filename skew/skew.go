@@ -151,7 +151,7 @@ type Estimator struct {
 	ctrlL   map[lifeKey]Point     // the controller's line, waiting for the broker's
 	paired  map[lifeKey]time.Time // the controller's line of the last pair made
 	pairs   map[pairKey][]Sample
-	counts  map[pairKey]int
+	counts  map[pairKey]int // pairs seen per pair of sources (pairs keeps the tightest few)
 	// far: pairs further apart than Window (a zone mistake, not a skew).
 	far map[pairKey][]Sample
 }
@@ -427,10 +427,6 @@ func (e *Estimator) Flush() {
 		st.decision, st.applied = false, st.applied[:0]
 	}
 }
-
-// count is how many pairs were seen between two sources (only the
-// smallest few are kept).
-func (e *Estimator) count(pk pairKey) int { return e.counts[pk] }
 
 func node(id int32) string {
 	if id < 0 {
