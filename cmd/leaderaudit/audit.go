@@ -277,7 +277,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	}
 	var est skew.Estimate
 	if sf.auto {
-		est, _ = estimateSkew(ctx, ins, zs, bs)
+		est = estimateSkew(ctx, ins, zs, bs)
 	}
 	rd := source.NewReader(ins, zs.forPath)
 	rd.BrokerFor = bs.forPath

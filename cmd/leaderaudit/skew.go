@@ -141,12 +141,12 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 // estimateSkew reads every input once, only to pair causes with effects
 // across hosts (--skew auto: the audit proper then reads them again with
 // the offsets applied).
-func estimateSkew(ctx context.Context, ins []source.Input, zs *zones, bs *brokerIDs) (skew.Estimate, []*source.Source) {
+func estimateSkew(ctx context.Context, ins []source.Input, zs *zones, bs *brokerIDs) skew.Estimate {
 	rd := source.NewReader(ins, zs.forPath)
 	rd.BrokerFor = bs.forPath
 	est := skew.NewEstimator()
 	rd.Run(ctx, func(src int, ev *parser.Event) { est.Add(src, ev) })
-	return est.Estimate(clocksOf(rd.Sources, bs.forPath)), rd.Sources
+	return est.Estimate(clocksOf(rd.Sources, bs.forPath))
 }
 
 // applySkew sets each source's offset: by hand where a --skew rule matches,
