@@ -374,16 +374,11 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 	bt := newBatcher(ctx, out)
 	send := bt.send
 	var held reorder
-	var it Item
 	for _, s := range chain {
 		p := parser.New(s.Loc)
 		p.PathBroker = r.brokerFor(s.Path)
 		emit := func(ev *parser.Event) {
-			it.Src, it.Ev = s.Index, *ev
-			if s.Skew != 0 {
-				it.Ev.Time = ev.Time.Add(-s.Skew)
-			}
-			moved, late := held.push(&it, send)
+			moved, late := held.push(s.Index, ev, s.Skew, send)
 			if moved {
 				s.Reordered++
 			} else if late {

@@ -1,6 +1,10 @@
 package source
 
-import "time"
+import (
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+)
 
 // ReorderWindow is how far back in log time a record may be written and
 // still be put in its place. Several JVMs appending to one file, or threads
@@ -22,17 +26,22 @@ type reorder struct {
 	any      bool
 }
 
-// push adds it and releases what is older than the window. It reports
-// moved when it put it before events already held, late when it came after
-// events older than it were released (further out of order than the window:
-// it goes out now, in file order).
-func (b *reorder) push(it *Item, out func(*Item)) (moved, late bool) {
-	t := it.Ev.Time
+// push adds src's event, its time moved back by skew (the source's clock
+// offset), and releases what is older than the window. It reports moved
+// when it put the event before events already held, late when it came
+// after events older than it were released (further out of order than the
+// window: it goes out now, in file order).
+func (b *reorder) push(src int, ev *parser.Event, skew time.Duration, out func(*Item)) (moved, late bool) {
+	t := ev.Time.Add(-skew)
 	if b.any && t.Before(b.released) {
-		out(it)
+		it := Item{Src: src, Ev: *ev}
+		it.Ev.Time = t
+		out(&it)
 		return false, true
 	}
 	n := len(b.q)
+	b.q = append(b.q, Item{Src: src, Ev: *ev})
+	b.q[n].Ev.Time = t
 	if n > b.head && t.Before(b.q[n-1].Ev.Time) {
 		// Upper bound: after every held event at or before t.
 		lo, hi := b.head, n
@@ -44,12 +53,10 @@ func (b *reorder) push(it *Item, out func(*Item)) (moved, late bool) {
 				lo = m + 1
 			}
 		}
-		b.q = append(b.q, Item{})
+		it := b.q[n]
 		copy(b.q[lo+1:], b.q[lo:n])
-		b.q[lo] = *it
+		b.q[lo] = it
 		moved = true
-	} else {
-		b.q = append(b.q, *it)
 	}
 	if t.After(b.max) {
 		b.max = t

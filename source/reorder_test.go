@@ -21,12 +21,12 @@ func TestReorderPutsBackAndCounts(t *testing.T) {
 	moved := 0
 	for _, ms := range []int{525, 524, 526, 526, 100, 3000, 2990, 9000} {
 		// 100 is 426 ms behind: within the 500 ms window, put back.
-		if m, _ := b.push(at(ms), out); m {
+		if m, _ := b.push(0, &at(ms).Ev, 0, out); m {
 			moved++
 		}
 	}
 	// 9000 pushed everything up to 7000 out; a record at 200 now is late.
-	if _, late := b.push(at(200), out); !late {
+	if _, late := b.push(0, &at(200).Ev, 0, out); !late {
 		t.Error("a record older than what was released is not late")
 	}
 	b.flush(out)
@@ -49,7 +49,7 @@ func TestReorderBounded(t *testing.T) {
 	var b reorder
 	n := 0
 	for i := 0; i < 200000; i++ {
-		b.push(at(i), func(*Item) { n++ })
+		b.push(0, &at(i).Ev, 0, func(*Item) { n++ })
 		if held := len(b.q) - b.head; held > reorderMax+1 {
 			t.Fatalf("holding %d events at %d", held, i)
 		}
