@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/source"
 )
 
 // collect is a Sink that keeps everything.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

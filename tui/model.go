@@ -18,9 +18,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/leaderaudit/leaderaudit/live"
+	"github.com/leaderaudit/leaderaudit/internal/live"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

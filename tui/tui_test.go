@@ -18,7 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"github.com/leaderaudit/leaderaudit/live"
+	"github.com/leaderaudit/leaderaudit/internal/live"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dustin/go-humanize"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

@@ -16,7 +16,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/gen"
+	"github.com/leaderaudit/leaderaudit/internal/gen"
 )
 
 func main() {

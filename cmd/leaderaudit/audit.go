@@ -14,12 +14,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/skew"
+	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/verdict"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/skew"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
-	"github.com/leaderaudit/leaderaudit/verdict"
 )
 
 // AuditCmd is "leaderaudit audit".

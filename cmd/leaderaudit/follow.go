@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/leaderaudit/leaderaudit/live"
-	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/internal/live"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

@@ -4,7 +4,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/kraft"
+	"github.com/leaderaudit/leaderaudit/internal/kraft"
 )
 
 // MetadataCmd decodes KRaft __cluster_metadata segments, snapshots or whole

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 )
 
 // brief renders an election the way sampleElections states it.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/skew"
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/skew"
-	"github.com/leaderaudit/leaderaudit/source"
 )
 
 // skewFlags is --skew: "auto" (estimate from causality and correct) and

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/leaderaudit/leaderaudit/gen"
+	"github.com/leaderaudit/leaderaudit/internal/gen"
 	"os"
 	"path/filepath"
 	"strings"

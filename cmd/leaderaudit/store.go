@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/follow"
-	"github.com/leaderaudit/leaderaudit/logstore"
-	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/source"
+	"github.com/leaderaudit/leaderaudit/internal/follow"
+	"github.com/leaderaudit/leaderaudit/internal/logstore"
+	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/source"
 )
 
 // storeFlags read lines from a log store instead of (or beside) files.

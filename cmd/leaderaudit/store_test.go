@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/live"
 	"github.com/leaderaudit/leaderaudit/internal/vltest"
-	"github.com/leaderaudit/leaderaudit/live"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 

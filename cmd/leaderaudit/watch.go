@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
-	"github.com/leaderaudit/leaderaudit/live"
-	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/internal/live"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/tui"
 )
 

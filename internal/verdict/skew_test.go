@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 )
 
 func skewFinding(t *testing.T, cs ...report.ClockSkew) []Finding {

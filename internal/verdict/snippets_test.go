@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -72,7 +72,7 @@ func TestSnippetKRaftUnclean(t *testing.T) {
 // Real sample 050: a follower refuses to truncate below its own end after
 // an unclean leader was elected; the election itself is not in the file.
 func TestSnippetRefusedTruncationSample050(t *testing.T) {
-	fs, _ := runFiles(t, Config{}, "../testdata/samples/050-k8s-1.0-follower-exits-log-truncation-not-allowed-after-unclean-leader.log")
+	fs, _ := runFiles(t, Config{}, "../../testdata/samples/050-k8s-1.0-follower-exits-log-truncation-not-allowed-after-unclean-leader.log")
 	f := one(t, fs, CodeUnclean)
 	has(t, f, "test-produce-consume-0 (the election itself is not in these logs): broker 2 refused to truncate to offset 2051 (its log ends at 2391: offsets 2051–2390 are lost)")
 	lost := f.Data["elections"].([]map[string]any)[0]["lost"].([]map[string]any)[0]
@@ -123,7 +123,7 @@ func TestSnippetSessionExpiryAttribution(t *testing.T) {
 // Every real sample runs through parser, timeline and analyzer without a
 // panic, and every finding is complete and JSON-able.
 func TestSamplesFindings(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/samples/*.log")
+	paths, _ := filepath.Glob("../../testdata/samples/*.log")
 	if len(paths) == 0 {
 		t.Skip("no samples")
 	}

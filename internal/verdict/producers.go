@@ -2,7 +2,7 @@ package verdict
 
 import (
 	"fmt"
-	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"path/filepath"
 	"sort"
 	"strings"

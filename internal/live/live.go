@@ -48,10 +48,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/follow"
+	"github.com/leaderaudit/leaderaudit/internal/follow"
+	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

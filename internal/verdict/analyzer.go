@@ -5,8 +5,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

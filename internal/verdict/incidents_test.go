@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/verdict"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
-	"github.com/leaderaudit/leaderaudit/verdict"
 )
 
 type auditResult struct {
@@ -126,7 +126,7 @@ func contains(t *testing.T, f verdict.Finding, parts ...string) {
 // Case 1: a 0.10.2 producer with retries=0 crashes on the NOT_LEADER of a
 // 21 ms preferred-replica election.
 func TestIncidentCase1NoRetries(t *testing.T) {
-	r := auditDir(t, verdict.Config{}, "../testdata/incidents/case1-0.10.2-no-retries")
+	r := auditDir(t, verdict.Config{}, "../../testdata/incidents/case1-0.10.2-no-retries")
 	for _, l := range verdict.Lines(r.findings) {
 		t.Log(l)
 	}
@@ -167,7 +167,7 @@ func TestIncidentCase1NoRetries(t *testing.T) {
 // preferred-leader balancer moves orders-2 back each time: leader flapping.
 // The client is configured right and its metadata keeps up.
 func TestIncidentCase2SpringRetries(t *testing.T) {
-	r := auditDir(t, verdict.Config{}, "../testdata/incidents/case2-spring-idempotent-retries")
+	r := auditDir(t, verdict.Config{}, "../../testdata/incidents/case2-spring-idempotent-retries")
 	for _, l := range verdict.Lines(r.findings) {
 		t.Log(l)
 	}
@@ -197,7 +197,7 @@ func TestIncidentCase2SpringRetries(t *testing.T) {
 // ZooKeeper sessions were expiring, and the consumer group coordinated on
 // broker 2 kept losing its coordinator and rebalancing.
 func TestIncidentCase3Acks1ZKExpiry(t *testing.T) {
-	r := auditDir(t, verdict.Config{}, "../testdata/incidents/case3-acks1-zk-expiry")
+	r := auditDir(t, verdict.Config{}, "../../testdata/incidents/case3-acks1-zk-expiry")
 	for _, l := range verdict.Lines(r.findings) {
 		t.Log(l)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/skew"
+	"github.com/leaderaudit/leaderaudit/internal/skew"
 )
 
 // ClockSkew is one host clock's estimated offset: a "clock_skew" JSON line

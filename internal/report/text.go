@@ -11,8 +11,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

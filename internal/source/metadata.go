@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/leaderaudit/leaderaudit/kraft"
+	"github.com/leaderaudit/leaderaudit/internal/kraft"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/logstore"
+	"github.com/leaderaudit/leaderaudit/internal/logstore"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 

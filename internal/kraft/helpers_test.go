@@ -8,7 +8,7 @@ import (
 )
 
 // sharedDir holds the real metadata logs (see its README.md).
-const sharedDir = "../../shared/metadata-logs"
+const sharedDir = "../../../shared/metadata-logs"
 
 func haveShared() bool {
 	_, err := os.Stat(filepath.Join(sharedDir, "README.md"))

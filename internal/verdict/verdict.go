@@ -62,8 +62,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/source"
 )
 
 // LogName reports whether a file in a followed directory is followed: Kafka

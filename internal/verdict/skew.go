@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/report"
+	"github.com/leaderaudit/leaderaudit/internal/report"
 )
 
 // SkewThresholdMs: a host clock off by less than this is not a finding (a

@@ -67,7 +67,7 @@ func TestReorderBounded(t *testing.T) {
 // state-change.log; line 2644 (broker 2, 12:14:27,524) follows a line of
 // 12:14:27,525. The reader hands its events over in time order.
 func TestSharedFileEventsInTimeOrder(t *testing.T) {
-	src := "../testdata/samples/017-zk-3.9-cold-restart-3-brokers-shared-state-change-full.log"
+	src := "../../testdata/samples/017-zk-3.9-cold-restart-3-brokers-shared-state-change-full.log"
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

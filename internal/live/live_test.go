@@ -13,15 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/report"
-	"github.com/leaderaudit/leaderaudit/source"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
 func sample(t *testing.T, prefix string) string {
 	t.Helper()
-	m, err := filepath.Glob(filepath.Join("..", "testdata", "samples", prefix+"-*.log"))
+	m, err := filepath.Glob(filepath.Join("..", "..", "testdata", "samples", prefix+"-*.log"))
 	if err != nil || len(m) != 1 {
 		t.Fatalf("sample %s: %v %v", prefix, m, err)
 	}

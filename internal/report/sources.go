@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
-	"github.com/leaderaudit/leaderaudit/source"
 )
 
 // SourceInfo is what the report says about one input file.
