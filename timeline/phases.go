@@ -1,0 +1,295 @@
+package timeline
+
+import (
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/parser"
+)
+
+// fetchKey: a broker's fetcher line (server.log) waits for the same
+// broker's epoch line (state-change.log), so it is keyed by broker, not by
+// file, when the broker is known.
+type fetchKey struct {
+	sb srcBroker
+	tp TP
+}
+
+func keyFetch(src int, broker int32, tp TP) fetchKey {
+	if broker != Unknown {
+		src = -1
+	}
+	return fetchKey{srcBroker{src, broker}, tp}
+}
+
+type heldPhase struct {
+	ev  parser.Event
+	ref Ref
+}
+
+// phase handles a per-partition broker line.
+func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
+	tp := TP{ev.Topic, ev.Partition}
+	sb := srcBroker{src, ev.Broker}
+	epoch := ev.LeaderEpoch
+	if ev.Phase == parser.PhaseReceived && epoch != Unknown {
+		m := t.corrs[sb]
+		if m == nil {
+			m = map[TP]corrRef{}
+			t.corrs[sb] = m
+		}
+		m[tp] = corrRef{corr: ev.CorrelationID, key: Key{tp.Topic, tp.Partition, epoch}, t: ev.Time}
+	}
+	if epoch == Unknown {
+		// TRACE lines after "received" carry only the correlation id.
+		if m := t.corrs[sb]; m != nil {
+			if c, ok := m[tp]; ok && (ev.CorrelationID < 0 || c.corr == ev.CorrelationID || c.corr < 0) {
+				epoch = c.key.LeaderEpoch
+				if ev.Phase == parser.PhaseCompleted {
+					delete(m, tp)
+				}
+			}
+		}
+	}
+	if epoch == Unknown && ev.CorrelationID < 0 && ev.Phase == parser.PhaseStoppedFetchers {
+		// "Removed fetcher for partitions ..." comes before the new
+		// leader's epoch line (ZK makeLeader, KRaft leaders) but after a
+		// follower's: hold it until the broker's next line for the
+		// partition says which epoch it belongs to.
+		k := keyFetch(src, ev.Broker, tp)
+		if _, ok := t.fetchHeld[k]; !ok {
+			t.fetchHeld[k] = heldPhase{ev: *ev, ref: ref}
+		}
+		return
+	}
+	if held, ok := t.fetchHeld[keyFetch(src, ev.Broker, tp)]; ok && epoch != Unknown {
+		delete(t.fetchHeld, keyFetch(src, ev.Broker, tp))
+		if ev.Time.Sub(held.ev.Time) <= time.Second {
+			// Not before the controller decided this epoch: a fetcher
+			// removed earlier belongs to something else (a restart).
+			if e := t.episodes[Key{tp.Topic, tp.Partition, epoch}]; e != nil && !e.Decided.IsZero() && held.ev.Time.Before(e.Decided) {
+				t.Stats.Orphans++
+			} else {
+				h := held.ev
+				h.LeaderEpoch = epoch
+				defer t.phase(held.ref.Source, &h, held.ref)
+			}
+		} else {
+			t.releaseHeld(src, held)
+		}
+	}
+	if epoch == Unknown {
+		// Fall back to the partition's newest open episode.
+		if ps := t.parts[tp]; ps != nil && len(ps.open) > 0 {
+			last := ps.open[len(ps.open)-1]
+			if ev.Time.Sub(last.LastActivity) <= t.cfg.Quiet {
+				epoch = last.LeaderEpoch
+			}
+		}
+	}
+	if epoch == Unknown {
+		t.Stats.Orphans++
+		return
+	}
+	e := t.episode(Key{tp.Topic, tp.Partition, epoch}, ev.Time, ref)
+	if e == nil {
+		return
+	}
+	bt := e.broker(ev.Broker)
+	if bt.First == (Ref{}) {
+		bt.First = ref
+	}
+	if bt.Role == parser.RoleUnknown && ev.Role != parser.RoleUnknown {
+		bt.Role = ev.Role
+	}
+	first := bt.Phases[ev.Phase].IsZero()
+	if first {
+		bt.Phases[ev.Phase] = ev.Time
+		t.touch(e, ev.Time, ref)
+	} else {
+		bt.Repeats++
+	}
+	if !ev.Metadata {
+		e.Transition = true
+		if e.Cause == parser.CauseUnknown {
+			t.causeFromTrigger(e)
+		}
+	}
+	noteFreshness(e, ev)
+	if ev.Leader != Unknown {
+		if ev.Role == parser.RoleLeader && ev.Broker != Unknown {
+			t.setLeader(e, ev.Broker)
+		} else {
+			t.setLeader(e, ev.Leader)
+		}
+	} else if ev.Role == parser.RoleLeader && ev.Broker != Unknown {
+		t.setLeader(e, ev.Broker)
+	}
+	if e.ISR == nil && ev.ISR != nil {
+		e.ISR = ev.ISR
+	}
+	if e.Replicas == nil && ev.Replicas != nil {
+		e.Replicas = ev.Replicas
+	}
+	if e.Controller == Unknown && ev.Controller != Unknown && !ev.Metadata {
+		e.Controller = ev.Controller
+	}
+	if e.ControllerEpoch == Unknown && !ev.Metadata {
+		if ev.StateControllerEpoch != Unknown {
+			e.ControllerEpoch = ev.StateControllerEpoch
+		} else if ev.ControllerEpoch != Unknown && ev.Phase == parser.PhaseReceived {
+			e.ControllerEpoch = ev.ControllerEpoch
+		}
+	}
+	// Request-level context (2.6+ INFO, KRaft): the partition belongs to the
+	// broker's open request. A re-logged epoch (broker restart) does not:
+	// that request's times are not this election's.
+	if ev.Phase == parser.PhaseEpochStart && first {
+		if rq := t.reqs[sb]; rq != nil && !rq.closed && ev.Time.Sub(rq.last) <= t.cfg.Quiet {
+			if rq.role == parser.RoleUnknown || rq.role == ev.Role {
+				if len(rq.members) < 1<<20 {
+					rq.members = append(rq.members, member{key: e.Key, role: ev.Role})
+				}
+				rq.last = ev.Time
+			}
+		}
+	}
+}
+
+// setPhase records a request-level time for one partition's broker timeline.
+func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Phase, at time.Time, ref Ref, metadata bool) {
+	e := t.episodes[k]
+	if e == nil {
+		return
+	}
+	bt := e.broker(broker)
+	if bt.Role == parser.RoleUnknown {
+		bt.Role = role
+	}
+	if bt.Phases[ph].IsZero() {
+		bt.Phases[ph] = at
+		if at.Before(e.Start) {
+			e.Start = at
+		}
+		if at.After(e.End) {
+			e.End = at
+		}
+	} else if metadata {
+		bt.Repeats++
+	}
+}
+
+// releaseHeld gives a held fetcher phase to the episode the broker was
+// already in: the partition's newest open episode, if this broker logged
+// a phase for it before the fetcher line (a follower's own sequence).
+func (t *Timeline) releaseHeld(src int, h heldPhase) {
+	tp := TP{h.ev.Topic, h.ev.Partition}
+	e := t.newestOpen(tp, h.ev.Time)
+	if e == nil {
+		t.Stats.Orphans++
+		return
+	}
+	for _, bt := range e.Brokers {
+		if bt.Broker != h.ev.Broker {
+			continue
+		}
+		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
+			if at := bt.Phases[ph]; !at.IsZero() && !at.After(h.ev.Time) {
+				ev := h.ev
+				ev.LeaderEpoch = e.LeaderEpoch
+				t.phase(src, &ev, h.ref)
+				return
+			}
+		}
+	}
+	t.Stats.Orphans++
+}
+
+func (t *Timeline) isrChange(ev *parser.Event, ref Ref) {
+	if len(t.Stats.ISRChanges) >= maxContext {
+		return
+	}
+	if ev.Rejected {
+		// "Cached zkVersion ... not equal": the shrink just before it
+		// never happened.
+		for i := len(t.Stats.ISRChanges) - 1; i >= 0 && i >= len(t.Stats.ISRChanges)-64; i-- {
+			c := &t.Stats.ISRChanges[i]
+			if c.Topic == ev.Topic && c.Partition == ev.Partition && c.Broker == ev.Broker {
+				c.Rejected = true
+				return
+			}
+		}
+		return
+	}
+	t.Stats.ISRChanges = append(t.Stats.ISRChanges, ISRChange{Time: ev.Time, Broker: ev.Broker, Topic: ev.Topic, Partition: ev.Partition,
+		Kind: ev.Text, From: ev.PrevISR, To: ev.ISR, Ref: ref})
+}
+
+func (t *Timeline) truncation(src int, ev *parser.Event, ref Ref) {
+	tr := Truncation{Time: ev.Time, Broker: ev.Broker, Topic: ev.Topic, Partition: ev.Partition, Offset: ev.Offset,
+		Refused: ev.Unclean, EndOffset: ev.EndOffset, Ref: ref}
+	if len(t.Stats.Truncations) < maxContext && ev.Text != "noop" {
+		t.Stats.Truncations = append(t.Stats.Truncations, tr)
+	}
+	e := t.newestOpen(TP{ev.Topic, ev.Partition}, ev.Time)
+	if e == nil {
+		return
+	}
+	if len(e.Truncations) < 16 && ev.Text != "noop" {
+		e.Truncations = append(e.Truncations, tr)
+	}
+	if tr.Refused {
+		e.Unclean = true
+		e.Cause = parser.CauseUnclean
+	}
+	if ev.Broker != Unknown {
+		// The fetcher's truncation is the per-partition "truncated" phase
+		// that 2.6+ no longer writes to state-change.log.
+		bt := e.broker(ev.Broker)
+		if bt.Phases[parser.PhaseTruncated].IsZero() {
+			bt.Phases[parser.PhaseTruncated] = ev.Time
+			t.touch(e, ev.Time, ref)
+		}
+	}
+}
+
+func contains(v []int32, x int32) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// noteFreshness compares the controller epoch inside the partition state
+// (who decided it) with the epoch of the controller sending it: an older
+// one means the state is being re-sent (a broker restarted, a controller
+// failed over), not decided now.
+func noteFreshness(e *Episode, ev *parser.Event) {
+	if ev.Metadata || ev.StateControllerEpoch == Unknown || ev.ControllerEpoch == Unknown {
+		return
+	}
+	if ev.StateControllerEpoch < ev.ControllerEpoch {
+		e.resentSeen = true
+	} else {
+		e.freshSeen = true
+	}
+}
+
+// fillRoles names the role of brokers that only cached metadata.
+func (t *Timeline) fillRoles(e *Episode) {
+	for _, bt := range e.Brokers {
+		if bt.Role != parser.RoleUnknown {
+			continue
+		}
+		if e.Leader != Unknown && bt.Broker == e.Leader {
+			bt.Role = parser.RoleLeader
+			continue
+		}
+		for _, r := range e.Replicas {
+			if r == bt.Broker {
+				bt.Role = parser.RoleFollower
+			}
+		}
+	}
+}
