@@ -34,9 +34,12 @@ func (f *finisher) retryMargin(p *producer) {
 	if ca == nil || len(ca.retried) == 0 || !s.retries.known || s.retries.val <= 0 {
 		return
 	}
-	budget, explain, ok := s.budget()
-	if !ok {
-		return
+	// The limits a retried batch runs into: its count of retries, and from
+	// 2.1 delivery.timeout.ms. Before 2.1 time is no limit (each retry may
+	// wait request.timeout.ms for its response), so only the count counts.
+	var timeLimit time.Duration
+	if s.deliveryTimeout.known && s.deliveryTimeout.val > 0 {
+		timeLimit = time.Duration(s.deliveryTimeout.val) * time.Millisecond
 	}
 	var keys []timeline.Key
 	for k := range ca.retried {
@@ -77,8 +80,8 @@ func (f *finisher) retryMargin(p *producer) {
 			x.used = s.retries.val - u.minLeft
 			x.countFrac = float64(x.used) / float64(s.retries.val)
 		}
-		if budget > 0 {
-			x.timeFrac = float64(x.spent) / float64(budget)
+		if timeLimit > 0 {
+			x.timeFrac = float64(x.spent) / float64(timeLimit)
 		}
 		x.frac, x.byCount = x.timeFrac, false
 		if x.countFrac > x.frac {
@@ -110,7 +113,7 @@ func (f *finisher) retryMargin(p *producer) {
 		how = fmt.Sprintf("%d of its %d retries (%d%%): its closest batch had %d %s left",
 			worst.used, s.retries.val, pct, worst.attemptsMin, pluralWord(worst.attemptsMin, "attempt", "attempts"))
 	} else {
-		how = fmt.Sprintf("%s of retrying out of a budget of %s (%d%%, %s)", report.Dur(worst.spent), report.Dur(budget), pct, explain)
+		how = fmt.Sprintf("%s of retrying out of delivery.timeout.ms=%d (%d%%)", report.Dur(worst.spent), s.deliveryTimeout.val, pct)
 	}
 	msg := fmt.Sprintf("producer %s (%s) rode out %s (%s at %s) on retries, but it took %s; %s",
 		name, f.producerVersion(p), keyName(worst.key), report.Dur(worst.ep.window()), f.tm(worst.ep.start),
@@ -131,8 +134,13 @@ func (f *finisher) retryMargin(p *producer) {
 		d["attempts_left_min"] = worst.attemptsMin
 	}
 	d["retrying_ms"] = worst.spent.Milliseconds()
-	d["budget_ms"] = budget.Milliseconds()
-	d["budget"] = explain
+	if timeLimit > 0 {
+		d["delivery_timeout_ms"] = s.deliveryTimeout.val
+	}
+	if b, explain, ok := s.budget(); ok {
+		d["budget_ms"] = b.Milliseconds()
+		d["budget"] = explain
+	}
 	d["used_percent"] = pct
 	d["elections_over_half"] = over
 	d["longest_election_ms"] = longest.window().Milliseconds()
@@ -204,5 +212,5 @@ func (s settings) retriesFor(d time.Duration) int64 {
 			break
 		}
 	}
-	return max(n, 1)
+	return min(max(n, 1), math.MaxInt32)
 }
