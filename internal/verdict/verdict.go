@@ -34,6 +34,18 @@
 //     their election had ended; the lag distribution is given.
 //   - not-a-replica (warning): errors no election explains, or from a broker
 //     outside the partition's replica set.
+//   - misspelled-config (warning): a key the client logged as unknown
+//     (AbstractConfig.logUnused()) that is a real setting of its client type
+//     and release but for case, whitespace, separators or one edit (or a
+//     setting that matters to elections given to a release before it): the
+//     setting, the value the client ran with (its config block, else the
+//     default) and what that costs.
+//   - retry-margin (info; warning from 80%): retries rode out an election
+//     but used at least half of the retry count, or (2.1+) of
+//     delivery.timeout.ms; with the budget that would cover twice the
+//     longest election the producer's errors met.
+//   - unknown-config (info): other keys the client did not know (a
+//     framework's own, another client type's, another release's).
 //
 // Cluster side:
 //
