@@ -293,8 +293,6 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 	}
 	applySkew(rd.Sources, sf, &est)
-	estimator := skew.NewEstimator()
-	estimator.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
 
 	if a.FailOn != "" {
 		if err := verdict.CheckGate(a.FailOn); err != nil {
@@ -302,18 +300,18 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			return exitError
 		}
 	}
-	col := report.NewCollector(report.Options{Loc: loc, ZoneNote: zoneNote})
+	rp := newReporter(loc, zoneNote, a.verdictConfig(loc), sf, bs.forPath)
+	rp.est.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
-		col.JSON = jw
+		rp.col.JSON = jw
 	}
-	an := verdict.New(a.verdictConfig(loc))
-	tl := timeline.New(a.timelineConfig(), verdict.Tee(col, an))
+	tl := timeline.New(a.timelineConfig(), verdict.Tee(rp.col, rp.an))
 	var n int64
 	rd.Run(ctx, func(src int, ev *parser.Event) {
 		if !sf.auto {
-			estimator.Add(src, ev)
+			rp.est.Add(src, ev)
 		}
 		if !f.keep(ev) {
 			return
@@ -330,14 +328,6 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		skippedLines = append(skippedLines, storeNotes(st, stderr)...)
 	}
 
-	if !sf.auto {
-		est = estimator.Estimate(clocksOf(rd.Sources, bs.forPath))
-	}
-	skews := skewReport(rd.Sources, sf, &est, loc)
-	skewBad := report.InconsistentSkew(&est, func(i int) string { return rd.Sources[i].Path }, loc)
-	zoneHints := report.ZoneHints(&est, func(i int) string { return rd.Sources[i].Path }, loc)
-
-	var infos []report.SourceInfo
 	// A store that answered counts as read, even with no lines: as an
 	// empty file does.
 	readAny := st != nil
@@ -351,7 +341,6 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		if s.Read {
 			readAny = true
 		}
-		infos = append(infos, report.Describe(s, loc))
 	}
 	if a.MemProfile != "" {
 		if f, err := os.Create(a.MemProfile); err == nil {
@@ -359,47 +348,20 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			f.Close()
 		}
 	}
-	var facts []verdict.SourceFacts
-	for _, s := range rd.Sources {
-		if !s.Binary {
-			facts = append(facts, verdict.Facts(s, report.Kind(s), report.EraName(&s.Stats)))
-		}
+	var auto *skew.Estimate
+	if sf.auto {
+		auto = &est
 	}
-	an.SetClockSkew(skews)
-	an.SetZoneHints(zoneHints)
-	findings := an.Finish(tl, func(i int) string { return report.Clean(rd.Sources[i].Path) }, facts)
-	cfg := tl.Config()
+	rep := rp.build(tl, rd.Sources, auto, skippedLines, interrupted)
+	if st != nil {
+		rep.Summary.Partial, rep.Summary.StoreSkipped = st.Err != nil, st.Skipped
+	}
 	if jw != nil {
-		jw.Context(&tl.Stats)
-		for _, si := range infos {
-			jw.Any(si)
-		}
-		for _, cs := range skews {
-			jw.Any(cs)
-		}
-		for _, z := range zoneHints {
-			jw.Any(z)
-		}
-		for _, f := range findings {
-			jw.Any(f.Record())
-		}
-		sum := summary(col, tl, cfg, loc, zoneNote, interrupted, len(infos))
-		if st != nil {
-			sum.Partial, sum.StoreSkipped = st.Err != nil, st.Skipped
-		}
-		jw.Any(sum)
-		if err := jw.Flush(); err != nil {
+		if err := rep.WriteJSON(jw); err != nil {
 			return writeFailed(err, stderr)
 		}
-	} else {
-		err := col.WriteText(stdout, infos, report.Meta{
-			SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow, Skipped: skippedLines,
-			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients, Findings: verdict.Lines(findings),
-			Skew: skews, SkewInconsistent: skewBad, ZoneHints: zoneHints,
-		})
-		if err != nil {
-			return writeFailed(err, stderr)
-		}
+	} else if err := rep.WriteText(stdout); err != nil {
+		return writeFailed(err, stderr)
 	}
 	if !readAny {
 		fmt.Fprintln(stderr, "leaderaudit: nothing could be read")
@@ -409,7 +371,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "leaderaudit: interrupted; the report covers what was read")
 		return exitInterrupted
 	}
-	if a.FailOn != "" && verdict.Fails(findings, a.FailOn) {
+	if a.FailOn != "" && verdict.Fails(rp.findings, a.FailOn) {
 		return exitFindings
 	}
 	return exitOK
@@ -435,50 +397,4 @@ func writeFailed(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "leaderaudit: writing output:", err)
 	return exitError
-}
-
-// Summary is the closing JSON line.
-type Summary struct {
-	Type            string         `json:"type"`
-	Elections       int            `json:"elections"`
-	Transitions     int            `json:"transitions"`
-	LeaderChanged   int            `json:"leader_changed"`
-	LeaderKept      int            `json:"leader_kept"`
-	LeaderNone      int            `json:"leader_none"`
-	MetadataOnly    int            `json:"metadata_only"`
-	Resent          int            `json:"resent"`
-	Unclean         int            `json:"unclean"`
-	P50Ms           int64          `json:"duration_p50_ms"`
-	P99Ms           int64          `json:"duration_p99_ms"`
-	MaxMs           int64          `json:"duration_max_ms"`
-	Bursts          int            `json:"bursts"`
-	ProducerErrors  int            `json:"producer_errors"`
-	Matched         map[string]int `json:"producer_errors_by_match"`
-	FinalFailures   int            `json:"final_failures"`
-	Sources         int            `json:"sources"`
-	TimeZone        string         `json:"time_zone"`
-	ZoneNote        string         `json:"zone_note"`
-	SkewToleranceMs int64          `json:"skew_tolerance_ms"`
-	StaleWindowMs   int64          `json:"stale_window_ms"`
-	OrphanLines     int64          `json:"orphan_lines"`
-	LateLines       int64          `json:"late_lines"`
-	Interrupted     bool           `json:"interrupted"`
-	// Partial: a log store failed part way; the audit covers what it
-	// sent before.
-	Partial bool `json:"partial,omitempty"`
-	// StoreSkipped: lines of a log store's answers that were not rows.
-	StoreSkipped int64 `json:"store_skipped_lines,omitempty"`
-}
-
-func summary(c *report.Collector, tl *timeline.Timeline, cfg timeline.Config, loc *time.Location, note string, interrupted bool, nsrc int) Summary {
-	return Summary{
-		Type: "summary", Elections: c.Episodes, Transitions: c.Transitions, LeaderChanged: c.LeaderMoved,
-		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Resent: c.Resent, Unclean: c.Unclean,
-		P50Ms: c.Durations.P(50).Milliseconds(), P99Ms: c.Durations.P(99).Milliseconds(),
-		MaxMs: c.Durations.P(100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
-		Matched:       map[string]int{"during": c.ByMatch[timeline.MatchDuring], "after": c.ByMatch[timeline.MatchAfter], "none": c.ByMatch[timeline.MatchNone]},
-		FinalFailures: c.Finals, Sources: nsrc, TimeZone: loc.String(), ZoneNote: note,
-		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),
-		OrphanLines: tl.Stats.Orphans, LateLines: tl.Stats.Late, Interrupted: interrupted,
-	}
 }

@@ -15,17 +15,28 @@ import (
 // SIGTERM). With --format json every election and producer error is
 // written as a JSON line as soon as the timeline finishes it (an
 // election StaleWindow after its last line, producer errors once matched),
-// then, at the end, the context lines, one "source" line per file and the
-// "summary" line, as audit writes them. With
+// then, at the end, the report's closing lines as audit writes them
+// (context, sources, clock skew, zone hints, findings, summary). With
 // --format text the report is written at the end.
 func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int {
+	return a.follow(ctx, stdout, stderr, nil)
+}
+
+// follow is runFollow; following, if set, is called once the read-back
+// is over (tests stop there).
+func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, following func()) int {
 	zs, bs, f, err := a.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
 	loc, zoneNote := zs.def, zs.note
-	skewFor, err := liveSkew(a.Skew, "audit --follow")
+	sf, err := loadSkew(a.Skew)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaderaudit:", err)
+		return exitError
+	}
+	skewFor, err := sf.forLive("audit --follow")
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
@@ -46,10 +57,12 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	rp := newReporter(loc, zoneNote, a.verdictConfig(loc), sf, bs.forPath)
 	cfg := live.Config{
 		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
-		Timeline: a.liveTimelineConfig(),
+		Timeline: a.liveTimelineConfig(), Following: following,
 	}
+	rp.feed(&cfg, nil)
 	if f.since.IsZero() {
 		cfg.FromStart = true
 	} else {
@@ -58,7 +71,7 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
-		cfg.Sink = &streamSink{jw: jw, stop: cancel}
+		rp.feed(&cfg, &streamSink{jw: jw, stop: cancel})
 	}
 	p, err := live.New(cfg)
 	if err != nil {
@@ -69,28 +82,23 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
-	infos := p.Sources()
-	for _, s := range infos {
-		if s.Error != nil {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(*s.Error))
+	srcs := p.Inputs()
+	for _, s := range srcs {
+		if s.Err != nil {
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
 		}
 	}
-	tl := p.Timeline()
+	rep := rp.build(p.Timeline(), srcs, nil, nil, false)
 	if jw != nil {
 		if jw.Err != nil {
 			return writeFailed(jw.Err, stderr)
 		}
-		jw.Context(&tl.Stats)
-		for _, si := range infos {
-			jw.Any(si)
-		}
-		jw.Any(summary(p.Collector(), tl, tl.Config(), loc, zoneNote, false, len(infos)))
-		if err := jw.Flush(); err != nil {
+		if err := rep.WriteJSON(jw); err != nil {
 			return writeFailed(err, stderr)
 		}
 		return exitOK
 	}
-	if err := p.WriteSummary(stdout, false); err != nil {
+	if err := rep.WriteText(stdout); err != nil {
 		return writeFailed(err, stderr)
 	}
 	return exitOK

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/internal/live"
 	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/verdict"
 	"github.com/leaderaudit/leaderaudit/tui"
 )
 
@@ -45,54 +46,17 @@ func (w *WatchCmd) Run() error {
 }
 
 func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, stderr *os.File) int {
-	zs, err := loadZones(w.TZ)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
-	bs, err := loadBrokers(w.Broker)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
-	skewFor, err := liveSkew(w.Skew, "watch")
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
-	loc, zoneNote := zs.def, zs.note
-	if !term.IsTerminal(stderr.Fd()) {
-		fmt.Fprintln(stderr, "leaderaudit: watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
-		return exitError
-	}
-	cfg := live.Config{
-		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
-		Timeline: (&AuditCmd{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet}).liveTimelineConfig(),
-	}
-	if !w.FromStart {
-		if cfg.Since, err = parseWhen(w.Since, loc, time.Now()); err != nil {
-			fmt.Fprintln(stderr, "leaderaudit: --since:", err)
-			return exitError
+	p, rp, zs, err := w.pipeline(func() error {
+		if !term.IsTerminal(stderr.Fd()) {
+			return errors.New("watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
 		}
-	}
-	if len(w.Paths) == 0 && w.Store.From == "" {
-		fmt.Fprintln(stderr, "leaderaudit: watch needs log files or directories, or --from a log store")
-		return exitError
-	}
-	if w.Store.From != "" {
-		t, err := w.Store.tail(cfg.Since, zs.forPath)
-		if err != nil {
-			fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
-			return exitError
-		}
-		cfg.Remote = t
-		cfg.LocFor, cfg.BrokerFor = t.relative(zs.forPath, bs.forPath)
-	}
-	p, err := live.New(cfg)
+		return nil
+	})
 	if err != nil {
 		fmt.Fprintln(stderr, "leaderaudit:", err)
 		return exitError
 	}
+	loc := zs.def
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
@@ -132,13 +96,67 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
 		fmt.Fprintln(stderr, "leaderaudit: screen:", runErr)
 	}
-	if err := p.WriteSummary(stdout, false); err != nil {
+	srcs := p.Inputs()
+	if err := rp.build(p.Timeline(), srcs, nil, nil, false).WriteText(stdout); err != nil {
 		return writeFailed(err, stderr)
 	}
-	for _, s := range p.Sources() {
-		if s.Error != nil {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(*s.Error))
+	for _, s := range srcs {
+		if s.Err != nil {
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
 		}
 	}
 	return exitOK
+}
+
+// pipeline reads the flags and prepares the live pipeline and the
+// reporter it feeds; ready is checked once the flags are read (the
+// screen needs a terminal).
+func (w *WatchCmd) pipeline(ready func() error) (*live.Pipeline, *reporter, *zones, error) {
+	zs, err := loadZones(w.TZ)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bs, err := loadBrokers(w.Broker)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sf, err := loadSkew(w.Skew)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	skewFor, err := sf.forLive("watch")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := ready(); err != nil {
+		return nil, nil, nil, err
+	}
+	loc, zoneNote := zs.def, zs.note
+	cfg := live.Config{
+		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
+		Timeline: (&AuditCmd{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet}).liveTimelineConfig(),
+	}
+	rp := newReporter(loc, zoneNote, verdict.Config{Loc: loc, SlowElection: w.Slow}, sf, bs.forPath)
+	rp.feed(&cfg, nil)
+	if !w.FromStart {
+		if cfg.Since, err = parseWhen(w.Since, loc, time.Now()); err != nil {
+			return nil, nil, nil, fmt.Errorf("--since: %w", err)
+		}
+	}
+	if len(w.Paths) == 0 && w.Store.From == "" {
+		return nil, nil, nil, errors.New("watch needs log files or directories, or --from a log store")
+	}
+	if w.Store.From != "" {
+		t, err := w.Store.tail(cfg.Since, zs.forPath)
+		if err != nil {
+			return nil, nil, nil, errors.New(report.Clean(err.Error()))
+		}
+		cfg.Remote = t
+		cfg.LocFor, cfg.BrokerFor = t.relative(zs.forPath, bs.forPath)
+	}
+	p, err := live.New(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, rp, zs, nil
 }

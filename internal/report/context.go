@@ -8,6 +8,76 @@ import (
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
+// BrokerEventRecord is a "broker_event" line: a broker's lifecycle
+// (starting, registered, fenced, zk_session_expired, shut_down, …) or, when
+// the controller names why, the cause it acted on.
+type BrokerEventRecord struct {
+	Type    string  `json:"type"`
+	Time    *string `json:"time"`
+	Broker  *int32  `json:"broker"`
+	Event   string  `json:"event"`
+	Brokers []int32 `json:"brokers,omitempty"`
+	Source  int     `json:"source"`
+	Line    int64   `json:"line"`
+}
+
+// ControllerEventRecord is a "controller_event" line: a controller (or
+// KRaft quorum leader) elected or resigned, with its controller epoch.
+type ControllerEventRecord struct {
+	Type       string  `json:"type"`
+	Time       *string `json:"time"`
+	Controller *int32  `json:"controller"`
+	Epoch      *int32  `json:"epoch"`
+	Event      string  `json:"event"`
+	Source     int     `json:"source"`
+	Line       int64   `json:"line"`
+}
+
+// ISRChangeRecord is an "isr_change" line: an ISR shrink or expansion, and
+// whether ZooKeeper rejected it.
+type ISRChangeRecord struct {
+	Type      string  `json:"type"`
+	Time      *string `json:"time"`
+	Broker    *int32  `json:"broker"`
+	Topic     string  `json:"topic"`
+	Partition int32   `json:"partition"`
+	Change    string  `json:"change"`
+	From      []int32 `json:"from"`
+	To        []int32 `json:"to"`
+	Rejected  bool    `json:"rejected"`
+	Source    int     `json:"source"`
+	Line      int64   `json:"line"`
+}
+
+// TruncationRecord is a "truncation" line: a replica truncated its log to
+// the new leader's, or refused to.
+type TruncationRecord struct {
+	Type      string  `json:"type"`
+	Time      *string `json:"time"`
+	Broker    *int32  `json:"broker"`
+	Topic     string  `json:"topic"`
+	Partition int32   `json:"partition"`
+	Offset    int64   `json:"offset"`
+	Refused   bool    `json:"refused"`
+	EndOffset *int64  `json:"replica_end_offset,omitempty"`
+	Source    int     `json:"source"`
+	Line      int64   `json:"line"`
+}
+
+// ConsumerEventRecord is a "consumer_event" line: a consumer's group
+// event (coordinator found or lost, join, revoke, assign, poll timeout,
+// commit failure).
+type ConsumerEventRecord struct {
+	Type        string  `json:"type"`
+	Time        *string `json:"time"`
+	ClientID    string  `json:"client_id"`
+	GroupID     string  `json:"group_id"`
+	Event       string  `json:"event"`
+	Coordinator *int32  `json:"coordinator"`
+	Source      int     `json:"source"`
+	Line        int64   `json:"line"`
+}
+
 // Context writes the timeline's context records as JSON lines:
 // broker_event, controller_event, isr_change, truncation, consumer_event.
 func (j *JSONWriter) Context(st *timeline.Stats) {
@@ -16,67 +86,19 @@ func (j *JSONWriter) Context(st *timeline.Stats) {
 		if b.Cause != parser.CauseUnknown {
 			what = b.Cause.String()
 		}
-		j.put(struct {
-			Type    string  `json:"type"`
-			Time    *string `json:"time"`
-			Broker  *int32  `json:"broker"`
-			Event   string  `json:"event"`
-			Brokers []int32 `json:"brokers,omitempty"`
-			Source  int     `json:"source"`
-			Line    int64   `json:"line"`
-		}{"broker_event", j.tm(b.Time), optInt(b.Broker), what, b.Brokers, b.Ref.Source, b.Ref.Line})
+		j.put(BrokerEventRecord{"broker_event", j.tm(b.Time), optInt(b.Broker), what, b.Brokers, b.Ref.Source, b.Ref.Line})
 	}
 	for _, c := range st.Controllers {
-		j.put(struct {
-			Type       string  `json:"type"`
-			Time       *string `json:"time"`
-			Controller *int32  `json:"controller"`
-			Epoch      *int32  `json:"epoch"`
-			Event      string  `json:"event"`
-			Source     int     `json:"source"`
-			Line       int64   `json:"line"`
-		}{"controller_event", j.tm(c.Time), optInt(c.Controller), optInt(c.Epoch), c.Lifecycle.String(), c.Ref.Source, c.Ref.Line})
+		j.put(ControllerEventRecord{"controller_event", j.tm(c.Time), optInt(c.Controller), optInt(c.Epoch), c.Lifecycle.String(), c.Ref.Source, c.Ref.Line})
 	}
 	for _, c := range st.ISRChanges {
-		j.put(struct {
-			Type      string  `json:"type"`
-			Time      *string `json:"time"`
-			Broker    *int32  `json:"broker"`
-			Topic     string  `json:"topic"`
-			Partition int32   `json:"partition"`
-			Change    string  `json:"change"`
-			From      []int32 `json:"from"`
-			To        []int32 `json:"to"`
-			Rejected  bool    `json:"rejected"`
-			Source    int     `json:"source"`
-			Line      int64   `json:"line"`
-		}{"isr_change", j.tm(c.Time), optInt(c.Broker), c.Topic, c.Partition, c.Kind, c.From, c.To, c.Rejected, c.Ref.Source, c.Ref.Line})
+		j.put(ISRChangeRecord{"isr_change", j.tm(c.Time), optInt(c.Broker), c.Topic, c.Partition, c.Kind, c.From, c.To, c.Rejected, c.Ref.Source, c.Ref.Line})
 	}
 	for _, tr := range st.Truncations {
-		j.put(struct {
-			Type      string  `json:"type"`
-			Time      *string `json:"time"`
-			Broker    *int32  `json:"broker"`
-			Topic     string  `json:"topic"`
-			Partition int32   `json:"partition"`
-			Offset    int64   `json:"offset"`
-			Refused   bool    `json:"refused"`
-			EndOffset *int64  `json:"replica_end_offset,omitempty"`
-			Source    int     `json:"source"`
-			Line      int64   `json:"line"`
-		}{"truncation", j.tm(tr.Time), optInt(tr.Broker), tr.Topic, tr.Partition, tr.Offset, tr.Refused, optInt64(tr.EndOffset, tr.Refused), tr.Ref.Source, tr.Ref.Line})
+		j.put(TruncationRecord{"truncation", j.tm(tr.Time), optInt(tr.Broker), tr.Topic, tr.Partition, tr.Offset, tr.Refused, optInt64(tr.EndOffset, tr.Refused), tr.Ref.Source, tr.Ref.Line})
 	}
 	for _, c := range st.Consumers {
-		j.put(struct {
-			Type        string  `json:"type"`
-			Time        *string `json:"time"`
-			ClientID    string  `json:"client_id"`
-			GroupID     string  `json:"group_id"`
-			Event       string  `json:"event"`
-			Coordinator *int32  `json:"coordinator"`
-			Source      int     `json:"source"`
-			Line        int64   `json:"line"`
-		}{"consumer_event", j.tm(c.Time), c.ClientID, c.GroupID, c.Kind.String(), optInt(c.Coordinator), c.Ref.Source, c.Ref.Line})
+		j.put(ConsumerEventRecord{"consumer_event", j.tm(c.Time), c.ClientID, c.GroupID, c.Kind.String(), optInt(c.Coordinator), c.Ref.Source, c.Ref.Line})
 	}
 }
 

@@ -16,22 +16,6 @@ import (
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
-// Meta is what the text report says about the run itself.
-type Meta struct {
-	SkewTolerance time.Duration
-	StaleWindow   time.Duration
-	Skipped       []string // "path: reason"
-	Interrupted   bool
-	Timeline      *timeline.Stats
-	Clients       map[string]*timeline.Client
-	Findings      []string // pre-rendered finding lines (verdicts)
-	// Skew: clock offsets estimated (and maybe applied); SkewInconsistent:
-	// the pairs of a contradiction.
-	Skew             []ClockSkew
-	SkewInconsistent []SkewEvidence
-	ZoneHints        []ZoneHint
-}
-
 // Dur renders a duration the way operators read them: "21 ms", "2.4 s", "3 min 12 s".
 func Dur(d time.Duration) string {
 	switch {
@@ -91,13 +75,14 @@ func leaderStr(v int32) string {
 }
 
 // WriteText renders the postmortem report.
-func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error {
+func (m *Report) WriteText(out io.Writer) error {
+	c, sources := m.Agg, m.Sources
 	w := bufio.NewWriter(out)
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("leaderaudit — leader election audit\n")
 	p("Times shown in %s (%s). Producer errors are matched within ±%s of an election; up to %s after it counts as stale metadata.\n",
 		zoneName(c.Opt.Loc), Clean(c.Opt.ZoneNote), Dur(m.SkewTolerance), Dur(m.StaleWindow))
-	if m.Interrupted {
+	if m.Summary.Interrupted {
 		p("INTERRUPTED: the audit was stopped before all input was read; what follows covers what was read.\n")
 	}
 	p("\n")
@@ -186,7 +171,7 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 		p("  skipped %s\n", Clean(sk))
 	}
 	p("  total %s lines, %s not understood\n\n", humanize.Comma(lines), humanize.Comma(notUnd))
-	writeSkew(w, &m)
+	writeSkew(w, m)
 
 	// Elections.
 	p("Elections\n")
@@ -360,7 +345,9 @@ func (c *Collector) WriteText(out io.Writer, sources []SourceInfo, m Meta) error
 	if len(m.Findings) > 0 {
 		p("Findings\n")
 		for _, f := range m.Findings {
-			p("%s\n", f)
+			for _, l := range f.Text {
+				p("%s\n", l)
+			}
 		}
 		p("\n")
 	}
