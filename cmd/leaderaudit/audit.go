@@ -24,31 +24,26 @@ import (
 
 // AuditCmd is "leaderaudit audit".
 type AuditCmd struct {
-	Paths         []string      `arg:"" optional:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin (the default when there is no --from)."`
-	Format        string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
-	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path ('app/*=Europe/Moscow'). Default: this machine's local zone."`
-	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker (session expiry, truncation, coordinator lines) when its path does not say either (kafka-2/, broker2.log are read by themselves): GLOB=ID, repeatable ('node-a/*=1')."`
-	Since         string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
-	Until         string        `help:"Only events before this time (same forms as --since)."`
-	Topic         string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
-	Partition     int32         `default:"-1" help:"Only this partition number."`
-	Skew          []string      `name:"skew" help:"Clock offsets between hosts: auto (estimate each host's offset from causality across the logs, e.g. a broker cannot apply a leader epoch before the controller decided it, and correct it; reads the logs twice), or GLOB=OFFSET to set one by hand ('broker-2/*=+120ms': that host's clock ran 120 ms ahead); repeatable. Without it the estimate is reported, not applied."`
-	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
-	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
-	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
-	FailOn        string        `name:"fail-on" help:"Exit 3 when a finding is at or above this severity (info, warning, critical) or has one of these codes (comma-separated), e.g. --fail-on critical or --fail-on retry-budget-exceeded,unclean-election."`
-	FlapChanges   int           `default:"4" help:"leader-flapping: this many leader changes of one partition ..."`
-	FlapWindow    time.Duration `default:"15m" help:"... within this window."`
-	SlowElection  time.Duration `default:"1s" help:"slow-election: an election or one of its steps taking longer than this."`
-	OffsetsParts  int           `name:"offsets-partitions" default:"50" help:"Partition count of __consumer_offsets (for group → coordinator partition)."`
-	Follow        bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
-	Store         storeFlags    `embed:""`
-	CPUProfile    string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
-	MemProfile    string        `name:"memprofile" hidden:"" help:"Write a heap profile here at the end (for development)."`
+	Paths      []string      `arg:"" optional:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin (the default when there is no --from)."`
+	Format     string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
+	Read       readFlags     `embed:""`
+	Since      string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
+	Until      string        `help:"Only events before this time (same forms as --since)."`
+	Topic      string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
+	Partition  int32         `default:"-1" help:"Only this partition number."`
+	Timeline   timelineFlags `embed:""`
+	FailOn     string        `name:"fail-on" help:"Exit 3 when a finding is at or above this severity (info, warning, critical) or has one of these codes (comma-separated), e.g. --fail-on critical or --fail-on retry-budget-exceeded,unclean-election."`
+	Verdict    verdictFlags  `embed:""`
+	Follow     bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
+	Store      storeFlags    `embed:""`
+	CPUProfile string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
+	MemProfile string        `name:"memprofile" hidden:"" help:"Write a heap profile here at the end (for development)."`
 }
 
-// Run executes the audit.
-func (a *AuditCmd) Run() error {
+// Run executes the audit. SIGINT and SIGTERM stop the reading; the report
+// covers what was read (following ends with Ctrl-C by design: a clean
+// exit there).
+func (a *AuditCmd) Run(io stdio) (err error) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	sigs := make(chan os.Signal, 1)
@@ -65,34 +60,33 @@ func (a *AuditCmd) Run() error {
 		if err != nil {
 			return err
 		}
-		pprof.StartCPUProfile(f)
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("--cpuprofile: %w", cerr)
+			}
+		}()
 	}
-	var code int
 	if a.Follow {
-		code = a.runFollow(ctx, os.Stdout, os.Stderr)
+		err = a.runFollow(ctx, io.out, io.err)
 	} else {
-		code = a.run(ctx, os.Stdin, os.Stdout, os.Stderr)
+		err = a.run(ctx, io.in, io.out, io.err)
 	}
 	signal.Stop(sigs)
 	close(sigs)
-	var got os.Signal
 	select {
-	case got = <-caught:
+	case got := <-caught:
+		var in interrupted
+		if !a.Follow && (err == nil || errors.As(err, &in)) {
+			err = interrupted{got}
+		}
 	default:
 	}
-	// Following ends with Ctrl-C by design: that is a clean exit.
-	if got != nil && !a.Follow && (code == exitOK || code == exitInterrupted) {
-		if got == syscall.SIGTERM {
-			code = exitTerminated
-		} else {
-			code = exitInterrupted
-		}
-	}
-	if code != exitOK {
-		return exitCode(code)
-	}
-	return nil
+	return err
 }
 
 // parseWhen reads --since/--until.
@@ -208,57 +202,50 @@ func (f *filter) keep(ev *parser.Event) bool {
 }
 
 // options reads the flags audit and audit --follow share: zones, broker
-// ids by path, the time window and the partition filter.
-func (a *AuditCmd) options() (*zones, *brokerIDs, filter, error) {
-	zs, err := loadZones(a.TZ)
+// ids by path, clock offsets, the time window and the partition filter.
+func (a *AuditCmd) options() (*zones, *brokerIDs, *skewFlags, filter, error) {
+	zs, bs, sf, err := a.Read.options()
 	if err != nil {
-		return nil, nil, filter{}, err
-	}
-	bs, err := loadBrokers(a.Broker)
-	if err != nil {
-		return nil, nil, filter{}, err
+		return nil, nil, nil, filter{}, err
 	}
 	now := time.Now()
 	f := filter{topic: a.Topic, partition: a.Partition}
 	if f.since, err = parseWhen(a.Since, zs.def, now); err != nil {
-		return nil, nil, filter{}, fmt.Errorf("--since: %v", err)
+		return nil, nil, nil, filter{}, usagef("--since: %w", err)
 	}
 	if f.until, err = parseWhen(a.Until, zs.def, now); err != nil {
-		return nil, nil, filter{}, fmt.Errorf("--until: %v", err)
+		return nil, nil, nil, filter{}, usagef("--until: %w", err)
 	}
 	if a.Topic != "" {
 		if _, err := path.Match(a.Topic, ""); err != nil {
-			return nil, nil, filter{}, fmt.Errorf("--topic %q: bad glob", a.Topic)
+			return nil, nil, nil, filter{}, usagef("--topic %q: bad glob", a.Topic)
 		}
 	}
-	return zs, bs, f, nil
+	if a.FailOn != "" {
+		if err := verdict.CheckGate(a.FailOn); err != nil {
+			return nil, nil, nil, filter{}, usagef("--fail-on: %w", err)
+		}
+	}
+	return zs, bs, sf, f, nil
 }
 
-func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	zs, bs, f, err := a.options()
+func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	zs, bs, sf, f, err := a.options()
 	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return err
 	}
 	loc, zoneNote := zs.def, zs.note
-	sf, err := loadSkew(a.Skew)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
 	paths := a.Paths
 	if len(paths) == 0 && a.Store.From == "" {
 		paths = []string{"-"}
 	}
 	if sf.auto {
 		if a.Store.From != "" {
-			fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice and does not re-run a store's query: audit once, then pass the offsets it reports as --skew GLOB=OFFSET (globs match stream names such as vlogs://host:9428/broker-2/server.log)")
-			return exitError
+			return usagef("--skew auto reads the logs twice and does not re-run a store's query: audit once, then pass the offsets it reports as --skew GLOB=OFFSET (globs match stream names such as vlogs://host:9428/broker-2/server.log)")
 		}
 		for _, p := range paths {
 			if p == "-" {
-				fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice, and stdin (-) can be read only once: save it to a file")
-				return exitError
+				return usagef("--skew auto reads the logs twice, and stdin (-) can be read only once: save it to a file")
 			}
 		}
 	}
@@ -285,8 +272,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	var st *source.StoreStatus
 	if a.Store.From != "" {
 		if st, err = a.Store.add(ctx, rd, f, stderr); err != nil {
-			fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
-			return exitError
+			return err
 		}
 		if st.Streams == 0 {
 			fmt.Fprintf(stderr, "leaderaudit: %s: the query matched no lines%s\n", st.Name, window(st.Query.Window, loc))
@@ -294,20 +280,14 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	}
 	applySkew(rd.Sources, sf, &est)
 
-	if a.FailOn != "" {
-		if err := verdict.CheckGate(a.FailOn); err != nil {
-			fmt.Fprintln(stderr, "leaderaudit: --fail-on:", err)
-			return exitError
-		}
-	}
-	rp := newReporter(loc, zoneNote, a.verdictConfig(loc), sf, bs.forPath)
+	rp := newReporter(loc, zoneNote, a.Verdict.config(loc), sf, bs.forPath)
 	rp.est.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
 		rp.col.JSON = jw
 	}
-	tl := timeline.New(a.timelineConfig(), verdict.Tee(rp.col, rp.an))
+	tl := timeline.New(a.Timeline.config(), verdict.Tee(rp.col, rp.an))
 	var n int64
 	rd.Run(ctx, func(src int, ev *parser.Event) {
 		if !sf.auto {
@@ -322,7 +302,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			tl.Advance(ev.Time)
 		}
 	})
-	interrupted := ctx.Err() != nil
+	stopped := ctx.Err() != nil
 	tl.Close()
 	if st != nil {
 		skippedLines = append(skippedLines, storeNotes(st, stderr)...)
@@ -342,59 +322,51 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			readAny = true
 		}
 	}
-	if a.MemProfile != "" {
-		if f, err := os.Create(a.MemProfile); err == nil {
-			pprof.WriteHeapProfile(f)
-			f.Close()
-		}
-	}
 	var auto *skew.Estimate
 	if sf.auto {
 		auto = &est
 	}
-	rep := rp.build(tl, rd.Sources, auto, skippedLines, interrupted)
+	rep := rp.build(tl, rd.Sources, auto, skippedLines, stopped)
 	if st != nil {
 		rep.Summary.Partial, rep.Summary.StoreSkipped = st.Err != nil, st.Skipped
 	}
 	if jw != nil {
-		if err := rep.WriteJSON(jw); err != nil {
-			return writeFailed(err, stderr)
+		err = rep.WriteJSON(jw)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if a.MemProfile != "" {
+		if err := writeHeapProfile(a.MemProfile); err != nil {
+			return err
 		}
-	} else if err := rep.WriteText(stdout); err != nil {
-		return writeFailed(err, stderr)
 	}
 	if !readAny {
-		fmt.Fprintln(stderr, "leaderaudit: nothing could be read")
-		return exitError
+		return errors.New("nothing could be read")
 	}
-	if interrupted {
-		fmt.Fprintln(stderr, "leaderaudit: interrupted; the report covers what was read")
-		return exitInterrupted
+	if stopped {
+		return interrupted{}
 	}
 	if a.FailOn != "" && verdict.Fails(rp.findings, a.FailOn) {
-		return exitFindings
+		return errFailOn
 	}
-	return exitOK
+	return nil
 }
 
-func (a *AuditCmd) verdictConfig(loc *time.Location) verdict.Config {
-	return verdict.Config{Loc: loc, FlapChanges: a.FlapChanges, FlapWindow: a.FlapWindow, SlowElection: a.SlowElection, OffsetsPartitions: a.OffsetsParts}
-}
-
-// timelineConfig maps the flags; 0 tolerance means none (the timeline
-// reads 0 as "default").
-func (a *AuditCmd) timelineConfig() timeline.Config {
-	tol := a.SkewTolerance
-	if tol == 0 {
-		tol = -1
+// writeHeapProfile is --memprofile.
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
 	}
-	return timeline.Config{SkewTolerance: tol, StaleWindow: a.StaleWindow, Quiet: a.Quiet}
-}
-
-func writeFailed(err error, stderr io.Writer) int {
-	if errors.Is(err, syscall.EPIPE) {
-		return exitOK
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--memprofile: %w", err)
 	}
-	fmt.Fprintln(stderr, "leaderaudit: writing output:", err)
-	return exitError
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
+	}
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/source"
@@ -39,9 +38,9 @@ func TestOneReportFromEveryCommand(t *testing.T) {
 			if set := incidentFlags[name]; set != nil {
 				a := &AuditCmd{}
 				set(a)
-				tz = a.TZ
+				tz = a.Read.TZ
 			}
-			withTZ := func(a *AuditCmd) { a.TZ = tz }
+			withTZ := func(a *AuditCmd) { a.Read.TZ = tz }
 
 			batch, errs, code := auditWith(t, withTZ, "json", files...)
 			if code != exitOK {
@@ -49,17 +48,24 @@ func TestOneReportFromEveryCommand(t *testing.T) {
 			}
 			batchText, _, _ := auditWith(t, withTZ, "text", files...)
 
-			a := &AuditCmd{Paths: files, Format: "json", TZ: tz, Partition: -1, Follow: true,
-				SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
-				FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50}
+			a := parseAudit(t, append([]string{"--follow", "--format", "json", "--"}, files...)...)
+			a.Read.TZ = tz
 			ctx, cancel := context.WithCancel(context.Background())
 			var fout, ferr bytes.Buffer
-			if code := a.follow(ctx, &fout, &ferr, cancel); code != exitOK {
-				t.Fatalf("audit --follow: exit %d: %s", code, ferr.String())
+			if err := a.follow(ctx, &fout, &ferr, cancel); err != nil {
+				t.Fatalf("audit --follow: %v: %s", err, ferr.String())
 			}
 
-			w := &WatchCmd{Paths: files, TZ: tz, FromStart: true, Keep: 24 * time.Hour, Slow: time.Second,
-				SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
+			var cli CLI
+			p, err := newParser(&cli, stdio{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Parse(append([]string{"watch", "--from-start", "--"}, files...)); err != nil {
+				t.Fatal(err)
+			}
+			w := &cli.Watch
+			w.Read.TZ = tz
 			rep := watchReport(t, w)
 			var wout bytes.Buffer
 			jw := report.NewJSONWriter(&wout, rep.Agg.Opt.Loc)
