@@ -141,7 +141,7 @@ func loadZones(vals []string) (*zones, error) {
 		}
 		loc, err := time.LoadLocation(name)
 		if err != nil {
-			return nil, fmt.Errorf("--tz %q: %v", v, err)
+			return nil, fmt.Errorf("--tz %q: %w", v, err)
 		}
 		if !per {
 			z.def, defName = loc, name

@@ -68,7 +68,7 @@ type VLogs struct {
 func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("--from %q: %v", raw, err)
+		return nil, fmt.Errorf("--from %q: %w", raw, err)
 	}
 	scheme := ""
 	switch u.Scheme {
@@ -101,7 +101,7 @@ func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 	if opt.CAFile != "" {
 		pem, err := os.ReadFile(opt.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("--store-ca: %v", err)
+			return nil, fmt.Errorf("--store-ca: %w", err)
 		}
 		pool, err := x509.SystemCertPool()
 		if err != nil || pool == nil {
@@ -211,7 +211,7 @@ func (v *VLogs) getJSON(ctx context.Context, path string, form url.Values, into 
 	}
 	defer body.Close()
 	if err := json.NewDecoder(io.LimitReader(body, 256<<20)).Decode(into); err != nil {
-		return fmt.Errorf("%s/select/logsql/%s: unreadable answer: %v", v.name, path, err)
+		return fmt.Errorf("%s/select/logsql/%s: unreadable answer: %w", v.name, path, err)
 	}
 	return nil
 }
@@ -252,7 +252,7 @@ func (v *VLogs) Streams(ctx context.Context, q Query) ([]Stream, error) {
 	for _, s := range ans.Values {
 		f, err := ParseStreamName(s.Value)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", v.name, err)
+			return nil, fmt.Errorf("%s: %w", v.name, err)
 		}
 		out = append(out, Stream{Name: s.Value, Fields: f, Rows: s.Hits})
 	}
