@@ -36,6 +36,7 @@ func TestExitStatus(t *testing.T) {
 		{"follow cannot skew auto", []string{"audit", "--follow", "--skew", "auto", worked}, exitUsage, "--skew auto is for a batch audit"},
 		{"watch needs a terminal", []string{"watch", worked}, exitUsage, "not a terminal"},
 		{"metadata needs paths", []string{"metadata"}, exitUsage, "expected \"<path> ...\""},
+		{"metadata bad topic glob", []string{"metadata", "--topic", "orders[", worked}, exitUsage, "bad glob"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, code := cli(c.args...)

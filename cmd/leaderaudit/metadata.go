@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/kraft"
@@ -21,6 +22,9 @@ type MetadataCmd struct {
 
 // Run writes JSON lines to standard output.
 func (c *MetadataCmd) Run(io stdio) error {
+	if _, err := path.Match(c.Topic, ""); err != nil {
+		return usagef("--topic %q: bad glob", c.Topic)
+	}
 	now := time.Now()
 	since, err := kraft.ParseTime(c.Since, now)
 	if err != nil {
