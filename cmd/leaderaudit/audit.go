@@ -251,6 +251,11 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	loc, zoneNote := zs.def, zs.note
 	paths := a.Paths
 	if len(paths) == 0 && a.Store.From == "" {
+		// Reading stdin is for pipes: on a terminal it would sit waiting
+		// for lines nobody is going to type.
+		if isTerminal(stdin) {
+			return usagef("give the log files or directories to audit, or - to read standard input")
+		}
 		paths = []string{"-"}
 	}
 	if sf.auto {
