@@ -27,10 +27,11 @@ type AuditCmd struct {
 	Paths      []string      `arg:"" optional:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin (the default when there is no --from)."`
 	Format     string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
 	Read       readFlags     `embed:""`
-	Since      string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
-	Until      string        `help:"Only events before this time (same forms as --since)."`
-	Topic      string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
-	Partition  int32         `default:"-1" help:"Only this partition number."`
+	Since      string        `help:"Report elections, producer errors and broker events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m). The logs are still read whole, so what came before (earlier epochs, client configs) still counts."`
+	Until      string        `help:"Report only what happened before this time (same forms as --since)."`
+	Topic      string        `help:"Report only partitions of topics matching this glob (e.g. 'orders*')."`
+	Partition  int32         `default:"-1" help:"Report only this partition number."`
+	Full       bool          `help:"Text report: list every election's per-broker timeline, every producer error, burst, broker event and evidence line (by default each list keeps its top few)."`
 	Timeline   timelineFlags `embed:""`
 	FailOn     string        `name:"fail-on" help:"Exit 3 when a finding is at or above this severity (info, warning, critical) or has one of these codes (comma-separated), e.g. --fail-on critical or --fail-on retry-budget-exceeded,unclean-election."`
 	Verdict    verdictFlags  `embed:""`
@@ -201,6 +202,16 @@ func (f *filter) keep(ev *parser.Event) bool {
 	return true
 }
 
+// window is the report's window: what the audit reports of all it reads.
+func (f *filter) window() report.Window {
+	w := report.Window{Since: f.since, Until: f.until, Topic: f.topic}
+	if f.partition >= 0 {
+		p := f.partition
+		w.Partition = &p
+	}
+	return w
+}
+
 // options reads the flags audit and audit --follow share: zones, broker
 // ids by path, clock offsets, the time window and the partition filter.
 func (a *AuditCmd) options() (*zones, *brokerIDs, *skewFlags, filter, error) {
@@ -215,6 +226,9 @@ func (a *AuditCmd) options() (*zones, *brokerIDs, *skewFlags, filter, error) {
 	}
 	if f.until, err = parseWhen(a.Until, zs.def, now); err != nil {
 		return nil, nil, nil, filter{}, usagef("--until: %w", err)
+	}
+	if !f.since.IsZero() && !f.until.IsZero() && !f.since.Before(f.until) {
+		return nil, nil, nil, filter{}, usagef("--since %s is not before --until %s", a.Since, a.Until)
 	}
 	if a.Topic != "" {
 		if _, err := path.Match(a.Topic, ""); err != nil {
@@ -237,6 +251,11 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	loc, zoneNote := zs.def, zs.note
 	paths := a.Paths
 	if len(paths) == 0 && a.Store.From == "" {
+		// Reading stdin is for pipes: on a terminal it would sit waiting
+		// for lines nobody is going to type.
+		if isTerminal(stdin) {
+			return usagef("give the log files or directories to audit, or - to read standard input")
+		}
 		paths = []string{"-"}
 	}
 	if sf.auto {
@@ -287,14 +306,15 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		jw = report.NewJSONWriter(stdout, loc)
 		rp.col.JSON = jw
 	}
-	tl := timeline.New(a.Timeline.config(), verdict.Tee(rp.col, rp.an))
+	rp.window = f.window()
+	tl := timeline.New(a.Timeline.config(), rp.sink())
 	var n int64
+	// Every event reaches the timeline: the window chooses what is
+	// reported (rp.sink), not what is read, so an epoch's previous leader
+	// or a client's config from before --since still counts.
 	rd.Run(ctx, func(src int, ev *parser.Event) {
 		if !sf.auto {
 			rp.est.Add(src, ev)
-		}
-		if !f.keep(ev) {
-			return
 		}
 		tl.Add(src, ev)
 		n++
@@ -327,6 +347,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		auto = &est
 	}
 	rep := rp.build(tl, rd.Sources, auto, skippedLines, stopped)
+	rep.Full, rep.Width = a.Full, textWidth(stdout)
 	if st != nil {
 		rep.Summary.Partial, rep.Summary.StoreSkipped = st.Err != nil, st.Skipped
 	}

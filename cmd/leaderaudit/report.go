@@ -1,7 +1,11 @@
 package main
 
 import (
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/leaderaudit/leaderaudit/internal/live"
 	"github.com/leaderaudit/leaderaudit/internal/report"
@@ -25,6 +29,17 @@ type reporter struct {
 	est       *skew.Estimator
 	// findings are the verdicts of the last build (for --fail-on).
 	findings []verdict.Finding
+	// window is what audit reports (--since/--until/--topic/--partition);
+	// windowed the sink that applies it, set by sink.
+	window   report.Window
+	windowed *report.WindowedSink
+}
+
+// sink is what the timeline feeds: the collector and the analyzer, behind
+// the report's window.
+func (r *reporter) sink() timeline.Sink {
+	r.windowed = report.WindowSink(&r.window, verdict.Tee(r.col, r.an))
+	return r.windowed
 }
 
 func newReporter(loc *time.Location, zoneNote string, vc verdict.Config, sf *skewFlags, brokerFor func(string) int32) *reporter {
@@ -85,9 +100,49 @@ func (r *reporter) build(tl *timeline.Timeline, srcs []*source.Source, estimated
 	r.an.SetClockSkew(rep.Skew)
 	r.an.SetZoneHints(rep.ZoneHints)
 	findings := r.an.Finish(tl, func(i int) string { return report.Clean(path(i)) }, facts)
+	if r.window.Active() && r.windowed != nil {
+		findings = r.scope(findings)
+	}
+	rep.Window = r.window
 	for _, f := range findings {
-		rep.Findings = append(rep.Findings, report.Finding{Text: verdict.Lines([]verdict.Finding{f}), Record: f.Record()})
+		rf := report.Finding{Severity: f.Severity, Code: f.Code, Subject: f.Subject, Message: f.Message, Remedy: f.Remedy, Record: f.Record()}
+		for _, e := range f.Evidence {
+			rf.Evidence = append(rf.Evidence, e.String())
+		}
+		rep.Findings = append(rep.Findings, rf)
 	}
 	r.findings = findings
 	return rep
+}
+
+// scope keeps the findings that concern what the window reports: none
+// when it reports no election and no producer error (so --fail-on has
+// nothing to fail on), and a finding about a broker only when a reported
+// election involved that broker.
+func (r *reporter) scope(fs []verdict.Finding) []verdict.Finding {
+	w := r.windowed
+	if w.Elections == 0 && w.Errors == 0 {
+		return nil
+	}
+	var out []verdict.Finding
+	for _, f := range fs {
+		if id, ok := strings.CutPrefix(f.Subject, "broker "); ok {
+			if n, err := strconv.ParseInt(id, 10, 32); err == nil && !w.Involves(int32(n)) {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// textWidth is the text report's width: the terminal's when out is one,
+// else report.DefaultWidth (a file, a pipe, a pager).
+func textWidth(out any) int {
+	if f, ok := out.(fd); ok && term.IsTerminal(f.Fd()) {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w >= 40 {
+			return w
+		}
+	}
+	return report.DefaultWidth
 }

@@ -32,13 +32,24 @@ type Report struct {
 	ZoneHints        []ZoneHint
 	Findings         []Finding
 	Summary          Summary
+	// Window: what the report was asked to cover (--since/--until/--topic/
+	// --partition). The logs are read whole either way; the window only
+	// chooses what is reported.
+	Window Window
+	// Width: the text report's line width (DefaultWidth when 0). Full:
+	// print every list whole instead of its top few.
+	Width int
+	Full  bool
 }
 
 // Finding is one verdict as the report shows it. Package verdict builds
-// findings and imports this one, so the report holds their two renderings.
+// findings and imports this one, so the report holds what its renderings
+// need: the fields the text shows, and the JSON line.
 type Finding struct {
-	Text   []string // lines of the text report's Findings section
-	Record any      // its JSON line (type "finding")
+	Severity, Code, Subject, Message, Remedy string
+	// Evidence: "file:line" of the lines it rests on.
+	Evidence []string
+	Record   any // its JSON line (type "finding")
 }
 
 // Summary is the closing JSON line.
@@ -99,7 +110,7 @@ func New(c *Collector, tl *timeline.Timeline, sources []SourceInfo, interrupted 
 // the context, one "source" line per input, clock skew, zone hints,
 // findings and the summary; then flushes.
 func (r *Report) WriteJSON(j *JSONWriter) error {
-	j.Context(r.Timeline)
+	j.Context(r.Timeline, &r.Window)
 	for _, si := range r.Sources {
 		j.Any(si)
 	}
