@@ -58,6 +58,12 @@ const (
 	// change; Unclean when it refused because the new leader is behind
 	// (Offset = leader's end, EndOffset = its own: the lost range).
 	KindTruncation
+	// KindUnknownConfig: a client's AbstractConfig.logUnused() line: the
+	// keys it was given and did not use (Config: key → supplied value,
+	// "" where the line does not print it; a key keeps its stray spaces),
+	// Text: the config class ("ProducerConfig", "ConsumerConfig", ...; ""
+	// when neither the logger nor an earlier config block says).
+	KindUnknownConfig
 )
 
 // ConsumerEvent refines KindConsumer.

@@ -37,6 +37,11 @@ func seedLines(f *testing.F, maxPerFile int) {
 	for _, c := range collectorCases {
 		f.Add([]byte(c.line))
 	}
+	for _, c := range unusedConfigCases {
+		for _, l := range c.lines {
+			f.Add([]byte(l))
+		}
+	}
 }
 
 // FuzzLine: any bytes, fed as lines, never panic, and events are sane.

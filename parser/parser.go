@@ -205,6 +205,9 @@ type Parser struct {
 	// (exception lines, a config block, a hard-wrapped line).
 	pend     pending
 	snapshot bool // KRaft controller is replaying a snapshot
+	// lastConfig: the class of the latest "<Class> values:" block
+	// (configNotice).
+	lastConfig []byte
 
 	// lastRetry pairs the producer's "Received invalid metadata error" line
 	// with the "Got error produce response" line it follows.
@@ -417,6 +420,9 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		// No "(logger)" where the layout has one: maybe a hard-wrapped paste.
 		// Hold it for one line.
 		p.hold(pendWrapped, line)
+		return
+	}
+	if p.configNotice() {
 		return
 	}
 	switch lg {

@@ -185,6 +185,16 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 		c.Config = ev.Config
 		c.Ref = ref
 		t.srcClient[src] = c.ID
+	case parser.KindUnknownConfig:
+		if len(t.Stats.UnknownConfigs) < maxContext {
+			// logUnused() runs at the end of the client's constructor,
+			// after its config block: that block's client is this one.
+			uc := UnknownConfig{Time: ev.Time, Class: ev.Text, Keys: ev.Config, Ref: ref}
+			if id, ok := t.srcClient[src]; ok && ev.Text == "ProducerConfig" {
+				uc.ClientID, uc.Producer = id, true
+			}
+			t.Stats.UnknownConfigs = append(t.Stats.UnknownConfigs, uc)
+		}
 	case parser.KindClientVersion:
 		// Brokers log "Kafka version" too: it belongs to a client only in a
 		// source where a producer was seen (its config block comes first).

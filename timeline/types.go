@@ -356,16 +356,36 @@ func (c *Config) defaults() {
 
 // Stats counts what the timeline did with its input.
 type Stats struct {
-	Events        int64
-	Episodes      int64
-	Orphans       int64 // phase lines whose epoch could not be resolved
-	Late          int64 // lines for an episode already finished
-	Evicted       int64
-	ProducerErrs  int64
-	Controllers   []ControllerEvent
-	BrokerEvents  []BrokerEvent
-	Consumers     []ConsumerEvent
-	ISRChanges    []ISRChange
-	Truncations   []Truncation
-	ControllerCap int
+	Events       int64
+	Episodes     int64
+	Orphans      int64 // phase lines whose epoch could not be resolved
+	Late         int64 // lines for an episode already finished
+	Evicted      int64
+	ProducerErrs int64
+	Controllers  []ControllerEvent
+	BrokerEvents []BrokerEvent
+	Consumers    []ConsumerEvent
+	ISRChanges   []ISRChange
+	Truncations  []Truncation
+	// UnknownConfigs: clients' lists of settings they were given and did
+	// not know or use (bounded like the other context lists).
+	UnknownConfigs []UnknownConfig
+	ControllerCap  int
+}
+
+// UnknownConfig is one AbstractConfig.logUnused() line: settings a client
+// was given that its config class does not define (or, 3.3+, did not use).
+type UnknownConfig struct {
+	Time time.Time
+	// Class: "ProducerConfig", "ConsumerConfig", "AdminClientConfig", ...,
+	// or "" when the line does not say.
+	Class string
+	// ClientID: the producer whose config block the line follows, when
+	// Producer (the line itself names no client).
+	ClientID string
+	Producer bool
+	// Keys: key as given (stray spaces kept) → the value, where the line
+	// prints it (0.8.2–0.10.0), else "".
+	Keys map[string]string
+	Ref  Ref
 }

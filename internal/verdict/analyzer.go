@@ -255,7 +255,50 @@ type clientAgg struct {
 	lagSum      time.Duration
 	afterRefs   []timeline.Ref
 	afterKeys   map[timeline.Key]int
-	rng         uint64
+	// retried: per election, the retries it cost (retry-margin).
+	retried map[timeline.Key]*retryUse
+	rng     uint64
+}
+
+// retryUse is how much of its retry budget a producer spent on one election.
+type retryUse struct {
+	n           int
+	minLeft     int64 // fewest attempts left a retry line named; -1 unknown
+	minRef      timeline.Ref
+	first, last time.Time
+	firstRef    timeline.Ref
+	final       bool // a send failed for good in this election
+}
+
+func (u *retryUse) add(pe *timeline.ProducerError) {
+	if pe.Final {
+		u.final = true
+		return
+	}
+	u.n++
+	if u.first.IsZero() || pe.Time.Before(u.first) {
+		u.first, u.firstRef = pe.Time, pe.Ref
+	}
+	if pe.Time.After(u.last) {
+		u.last = pe.Time
+	}
+	if pe.AttemptsLeft >= 0 && (u.minLeft < 0 || pe.AttemptsLeft < u.minLeft) {
+		u.minLeft, u.minRef = pe.AttemptsLeft, pe.Ref
+	}
+}
+
+func (u *retryUse) merge(b *retryUse) {
+	u.final = u.final || b.final
+	u.n += b.n
+	if !b.first.IsZero() && (u.first.IsZero() || b.first.Before(u.first)) {
+		u.first, u.firstRef = b.first, b.firstRef
+	}
+	if b.last.After(u.last) {
+		u.last = b.last
+	}
+	if b.minLeft >= 0 && (u.minLeft < 0 || b.minLeft < u.minLeft) {
+		u.minLeft, u.minRef = b.minLeft, b.minRef
+	}
 }
 
 // noneAgg counts errors no election explains, per partition.
@@ -747,7 +790,7 @@ func (a *Analyzer) ProducerError(pe *timeline.ProducerError) {
 			return
 		}
 		ca = &clientAgg{key: k, srcs: map[int]int{}, byErr: map[string]int{}, topics: map[string]struct{}{},
-			parts: map[timeline.TP]int{}, keys: map[timeline.Key]bool{}, afterKeys: map[timeline.Key]int{}}
+			parts: map[timeline.TP]int{}, keys: map[timeline.Key]bool{}, afterKeys: map[timeline.Key]int{}, retried: map[timeline.Key]*retryUse{}}
 		a.clients[k] = ca
 	}
 	ca.n++
@@ -785,6 +828,16 @@ func (a *Analyzer) ProducerError(pe *timeline.ProducerError) {
 		key := *pe.Election
 		if _, ok := ca.keys[key]; ok || len(ca.keys) < maxClientKeys {
 			ca.keys[key] = ca.keys[key] || nl
+		}
+		if nl {
+			u := ca.retried[key]
+			if u == nil && len(ca.retried) < maxClientKeys {
+				u = &retryUse{minLeft: -1}
+				ca.retried[key] = u
+			}
+			if u != nil {
+				u.add(pe)
+			}
 		}
 		if s, ok := a.interest[key]; !ok || !s.filled {
 			switch r := a.recent[key]; {

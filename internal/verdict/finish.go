@@ -75,6 +75,7 @@ func (a *Analyzer) Finish(tl *timeline.Timeline, path func(src int) string, sour
 	f.incidents = f.brokerIncidents()
 
 	f.producers()
+	f.configKeys()
 	f.notAReplica()
 	f.uncleanElections()
 	f.flapping()

@@ -241,3 +241,52 @@ func TestIncidentCase3Acks1ZKExpiry(t *testing.T) {
 	r.none(t, verdict.CodeRetryBudget, verdict.CodeNoRetries, verdict.CodeStaleMetadata, verdict.CodeNotAReplica,
 		verdict.CodeUnclean, verdict.CodeFlapping, verdict.CodeOfflineWindow, verdict.CodeControllerChurn)
 }
+
+// Case 5: a misspelled "retries " leaves a 1.1.1 producer at retries=0;
+// another rides out the same 338 ms election with no retry to spare.
+func TestIncidentCase5MisspelledRetries(t *testing.T) {
+	r := auditDir(t, verdict.Config{}, "../../testdata/incidents/case5-1.1-misspelled-retries")
+	for _, l := range verdict.Lines(r.findings) {
+		t.Log(l)
+	}
+	ms := r.one(t, verdict.CodeMisspelledConfig, "producer checkout")
+	if ms.Severity != verdict.Warning {
+		t.Errorf("misspelled-config severity %s", ms.Severity)
+	}
+	contains(t, ms, "'retries '", "(a trailing space)", "the setting is retries", "ran with retries=0 (the default before 2.1",
+		"any leader change fails its in-flight sends at once", "1 send failed for good")
+	hasEvidence(t, ms, "app/checkout.log", 56) // The configuration 'retries ' was supplied but isn't a known config.
+	hasEvidence(t, ms, "app/checkout.log", 1)  // ProducerConfig values: (retries = 0)
+	if ms.Data["setting"] != "retries" || ms.Data["key"] != "retries " || ms.Data["value"] != "0" {
+		t.Errorf("data %v", ms.Data)
+	}
+	r.one(t, verdict.CodeRetryBudget, "producer checkout")
+	r.one(t, verdict.CodeNoRetries, "producer checkout")
+
+	rm := r.one(t, verdict.CodeRetryMargin, "producer ledger")
+	if rm.Severity != verdict.Warning {
+		t.Errorf("retry-margin severity %s", rm.Severity)
+	}
+	contains(t, rm, "payments-1 epoch 7 (338 ms at 03:00:07.104)", "3 of its 3 retries (100%)", "0 attempts left",
+		"retries=7 at retry.backoff.ms=100")
+	// Retrying from 07.116 to 07.325 is 209 ms of the 3 × 100 ms budget;
+	// 2 × 338 ms needs 7 back-offs of 100 ms.
+	if rm.Data["retries_used"] != int64(3) || rm.Data["retrying_ms"] != int64(209) || rm.Data["budget_ms"] != int64(300) ||
+		rm.Data["suggested_retries"] != int64(7) || rm.Data["longest_election_ms"] != int64(338) || rm.Data["used_percent"] != 100 {
+		t.Errorf("data %v", rm.Data)
+	}
+	hasEvidence(t, rm, "app/ledger.log", 61) // retrying (0 attempts left)
+	hasEvidence(t, rm, "app/ledger.log", 59) // the first retry
+
+	uc := r.one(t, verdict.CodeUnknownConfig, "producer ledger")
+	if uc.Severity != verdict.Info {
+		t.Errorf("unknown-config severity %s", uc.Severity)
+	}
+	contains(t, uc, "'schema.registry.url'")
+	r.none(t, verdict.CodeStaleMetadata, verdict.CodeNotAReplica, verdict.CodeUnclean, verdict.CodeFlapping, verdict.CodeOfflineWindow)
+	for _, f := range r.findings {
+		if f.Code == verdict.CodeRetryMargin && f.Subject != "producer ledger" {
+			t.Errorf("retry-margin for %s: %s", f.Subject, f.Message)
+		}
+	}
+}

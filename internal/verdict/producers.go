@@ -77,6 +77,11 @@ func (ca *clientAgg) clone() *clientAgg {
 	for k, v := range ca.afterKeys {
 		c.afterKeys[k] = v
 	}
+	c.retried = map[timeline.Key]*retryUse{}
+	for k, v := range ca.retried {
+		u := *v
+		c.retried[k] = &u
+	}
 	c.refs = append([]timeline.Ref(nil), ca.refs...)
 	c.finalsNL = append([]finalErr(nil), ca.finalsNL...)
 	c.lags = append([]time.Duration(nil), ca.lags...)
@@ -141,6 +146,15 @@ func (ca *clientAgg) merge(b *clientAgg) {
 	for _, r := range b.afterRefs {
 		if len(ca.afterRefs) < maxClientRefs {
 			ca.afterRefs = append(ca.afterRefs, r)
+		}
+	}
+	for k, v := range b.retried {
+		switch u := ca.retried[k]; {
+		case u != nil:
+			u.merge(v)
+		case len(ca.retried) < maxClientKeys:
+			c := *v
+			ca.retried[k] = &c
 		}
 	}
 	for k, v := range b.afterKeys {
@@ -243,6 +257,7 @@ func (f *finisher) producers() {
 		f.reordering(p)
 		f.lossRisk(p)
 		f.staleMetadata(p)
+		f.retryMargin(p)
 	}
 }
 

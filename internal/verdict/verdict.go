@@ -91,13 +91,16 @@ const (
 	CodeControllerChurn  = "controller-churn"
 	CodeCapability       = "capability"
 	CodeClockSkew        = "clock-skew"
+	CodeMisspelledConfig = "misspelled-config"
+	CodeUnknownConfig    = "unknown-config"
+	CodeRetryMargin      = "retry-margin"
 )
 
 // Codes lists every finding code in report order (within one severity).
 var Codes = []string{
 	CodeUnclean, CodeOfflineWindow, CodeRetryBudget, CodeLossRiskAcks, CodeUnstableBroker,
-	CodeFlapping, CodeControllerChurn, CodeSlowElection, CodeNoRetries, CodeReordering,
-	CodeStaleMetadata, CodeNotAReplica, CodeClockSkew, CodeCoordinatorMoved, CodeCapability,
+	CodeFlapping, CodeControllerChurn, CodeSlowElection, CodeNoRetries, CodeMisspelledConfig, CodeRetryMargin, CodeReordering,
+	CodeStaleMetadata, CodeNotAReplica, CodeClockSkew, CodeCoordinatorMoved, CodeUnknownConfig, CodeCapability,
 }
 
 // Evidence is one log line a finding rests on.
