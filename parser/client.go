@@ -131,7 +131,9 @@ func (p *Parser) sender() bool {
 			// Kafka Connect: which connector task's producer.
 			ev.Text = string(r.Context)
 		}
-		ev.CorrelationID, _ = intAfter(s, "correlation id ")
+		if v, ok := intAfter(s, "correlation id "); ok {
+			ev.CorrelationID = v
+		}
 		if v, ok := intAfter(s, "retrying ("); ok {
 			ev.AttemptsLeft = v
 		}

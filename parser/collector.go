@@ -53,13 +53,18 @@ type ctime struct {
 	yearUnknown bool // RFC 3164 syslog prints no year
 }
 
-// now is replaceable in tests (the syslog year guess).
-var now = time.Now
-
 func (c *ctime) apply(r *Record, loc *time.Location) {
 	st := c.st
 	if c.yearUnknown {
-		st.y = syslogYear(st, loc)
+		// The year is guessed from the reader's clock once the header is
+		// read (parseRecord): the time stays lazy until then.
+		if c.zone {
+			loc = fixedZone(c.off)
+		}
+		r.st, r.loc, r.lazy, r.yearless = st, loc, true, true
+		r.HasZone = c.zone
+		r.noTime, r.coarse = false, false
+		return
 	}
 	if c.zone {
 		r.Time, r.lazy, r.HasZone = st.time(fixedZone(c.off)), false, true
@@ -74,8 +79,8 @@ func (c *ctime) apply(r *Record, loc *time.Location) {
 // syslogYear guesses the year of a yearless syslog stamp: this year, unless
 // that puts it more than two days ahead of now (a December line read in
 // January).
-func syslogYear(st stamp, loc *time.Location) int {
-	n := now().In(loc)
+func syslogYear(st stamp, loc *time.Location, now time.Time) int {
+	n := now.In(loc)
 	y := n.Year()
 	if time.Date(y, time.Month(st.mo), st.d, st.h, st.mi, st.s, 0, loc).After(n.Add(48 * time.Hour)) {
 		y--

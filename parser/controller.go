@@ -75,8 +75,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		// "elected leader L for Offline partition TP" (≤1.0): no epoch.
 		ev := p.start(KindDecision)
 		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
-		v, _ := intAfter(s, "lected leader ")
-		ev.Leader = int32(v)
+		ev.Leader = int32After(s, "lected leader ")
 		ev.Cause = CauseOfflinePartition
 		t, part, ok := partitionAfter(s, " partition ")
 		if !ok {
@@ -320,8 +319,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		ev := p.start(KindControllerChange)
 		ev.Lifecycle = LifeControllerElected
 		ev.Controller = pf.id
-		v, _ := intAfter(s, "Incremented epoch to ")
-		ev.ControllerEpoch = int32(v)
+		ev.ControllerEpoch = int32After(s, "Incremented epoch to ")
 		p.send()
 		return true
 	case bytes.Contains(s, []byte("ready to serve as the new controller with epoch ")),
@@ -454,11 +452,15 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 	}
 	switch {
 	case bytes.HasPrefix(s, []byte("Fencing broker ")):
-		v, _ := intAfter(s, "Fencing broker ")
-		trigger(CauseBrokerFenced, []int32{int32(v)}, 0)
+		// A line cut before the id names no broker: unparsed, not broker 0.
+		v := int32After(s, "Fencing broker ")
+		if v == Unknown {
+			return false
+		}
+		trigger(CauseBrokerFenced, []int32{v}, 0)
 		ev := p.start(KindBrokerLifecycle)
 		ev.Lifecycle = LifeFenced
-		ev.Broker = int32(v)
+		ev.Broker = v
 		ev.Controller = pf.id
 		p.send()
 		return true
@@ -475,9 +477,12 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		trigger(CauseBrokerFailure, nil, n)
 		return true
 	case bytes.HasPrefix(s, []byte("enterControlledShutdown[")):
-		v, _ := intAfter(s, "enterControlledShutdown[")
+		v := int32After(s, "enterControlledShutdown[")
+		if v == Unknown {
+			return false
+		}
 		n, _ := intAfter(s, "changing ")
-		trigger(CauseControlledShutdown, []int32{int32(v)}, n)
+		trigger(CauseControlledShutdown, []int32{v}, n)
 		return true
 	case bytes.HasPrefix(s, []byte("maybeBalancePartitionLeaders: generated ")):
 		if n, _ := intAfter(s, "generated "); n > 0 {
@@ -549,15 +554,13 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		ev := p.start(KindControllerChange)
 		ev.Lifecycle = LifeQuorumLeader
 		ev.Controller = pf.id
-		v, _ := intAfter(s, "epoch ")
-		ev.ControllerEpoch = int32(v)
+		ev.ControllerEpoch = int32After(s, "epoch ")
 		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("In the new epoch ")):
 		ev := p.start(KindControllerChange)
 		ev.Lifecycle = LifeQuorumLeader
-		v, _ := intAfter(s, "In the new epoch ")
-		ev.ControllerEpoch = int32(v)
+		ev.ControllerEpoch = int32After(s, "In the new epoch ")
 		ev.Controller = Unknown
 		if l, ok := intAfter(s, "the leader is "); ok {
 			ev.Controller = int32(l)
@@ -571,9 +574,12 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("Replayed BrokerRegistrationChangeRecord")):
-		b, _ := intAfter(s, "brokerId=")
+		b := int32After(s, "brokerId=")
+		if b == Unknown {
+			return false
+		}
 		ev := p.start(KindBrokerLifecycle)
-		ev.Broker = int32(b)
+		ev.Broker = b
 		ev.Controller = pf.id
 		switch {
 		case bytes.Contains(s, []byte("fenced=1")):
@@ -588,8 +594,11 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("Unfenced broker ")) && bytes.Contains(s, []byte("controlled shutdown")):
-		v, _ := intAfter(s, "Unfenced broker ")
-		trigger(CauseControlledShutdown, []int32{int32(v)}, 0)
+		v := int32After(s, "Unfenced broker ")
+		if v == Unknown {
+			return false
+		}
+		trigger(CauseControlledShutdown, []int32{v}, 0)
 		return true
 	case bytes.HasPrefix(s, []byte("Setting new leader for topicId ")) && bytes.Contains(s, []byte("unclean election")):
 		trigger(CauseUnclean, nil, 1)
@@ -694,7 +703,9 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 		if c, ok := tokenAfter(s, " from client "); ok {
 			ev.ClientID = string(c)
 		}
-		ev.CorrelationID, _ = intAfter(s, "correlation id ")
+		if v, ok := intAfter(s, "correlation id "); ok {
+			ev.CorrelationID = v
+		}
 		p.send()
 		return true
 	default:

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"math"
 )
 
 // PartitionState is what the struct renderings embedded in state-change
@@ -342,6 +343,16 @@ func intAfter(s []byte, marker string) (int64, bool) {
 	}
 	v, _, ok := leadingInt(s[i+len(marker):])
 	return v, ok
+}
+
+// int32After reads the broker id, leader or epoch right after marker, or
+// Unknown when there is none (a line cut short): never 0, a real id.
+func int32After(s []byte, marker string) int32 {
+	v, ok := intAfter(s, marker)
+	if !ok || v < math.MinInt32 || v > math.MaxInt32 {
+		return Unknown
+	}
+	return int32(v)
 }
 
 // partitionAfter reads "t-p" or "[t,p]" right after marker.

@@ -67,6 +67,8 @@ type Record struct {
 	// coarse: the layout's timestamp has whole seconds only (Go's
 	// log.LstdFlags); a collector's finer timestamp is preferred.
 	coarse bool
+	// yearless: st has no year yet (RFC 3164 syslog); parseRecord dates it.
+	yearless bool
 	// Collectors: which collector wrappers were peeled off (bit per
 	// Collector; kubectl --prefix and --timestamps can both be present).
 	Collectors uint16
@@ -305,21 +307,40 @@ func (r *Record) wallKey() int64 {
 // ParseHeader recognises a record header line in any supported layout and
 // fills r. It reports false for continuation lines and lines in no known
 // layout. loc is the zone assumed for timestamps that carry none.
+// A syslog stamp without a year is dated by this machine's clock (see
+// Parser.Now).
 func ParseHeader(line []byte, loc *time.Location, r *Record) bool {
+	return parseHeaderAt(line, loc, time.Now, r)
+}
+
+func parseHeaderAt(line []byte, loc *time.Location, now func() time.Time, r *Record) bool {
 	if !parseRecord(line, loc, r) {
 		return false
+	}
+	if r.yearless {
+		r.dateYear(now)
 	}
 	r.When()
 	return true
 }
 
-// parseRecord is ParseHeader without building the time.
+// parseRecord is ParseHeader without building the time; the caller dates
+// a yearless stamp (Record.yearless, dateYear) with its clock.
 func parseRecord(line []byte, loc *time.Location, r *Record) bool {
 	*r = Record{}
 	if len(line) == 0 {
 		return false
 	}
 	return parseHeader(line, loc, r, 0)
+}
+
+// dateYear gives a yearless stamp its year by the clock now.
+func (r *Record) dateYear(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	r.st.y = syslogYear(r.st, r.loc, now())
+	r.yearless = false
 }
 
 func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {

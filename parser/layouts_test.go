@@ -188,15 +188,23 @@ func TestCollectorPrefixes(t *testing.T) {
 // Classic syslog prints no year: the inner line's wins; a Go client line
 // with none takes this year, or last year when that would be in the future.
 func TestSyslogYear(t *testing.T) {
-	defer func(f func() time.Time) { now = f }(now)
-	now = func() time.Time { return time.Date(2025, 1, 2, 10, 0, 0, 0, time.UTC) }
+	now := func() time.Time { return time.Date(2025, 1, 2, 10, 0, 0, 0, time.UTC) }
 	line := `Dec 31 23:59:59 app-1 orders-svc[77]: error writing messages to orders (partition 3, attempt 2): [6] Not Leader For Partition: the client attempted to send messages to a replica that is not the leader for some partition, the client's metadata are likely out of date`
 	var r Record
-	if !ParseHeader([]byte(line), time.UTC, &r) || r.Time.Year() != 2024 {
+	if !parseHeaderAt([]byte(line), time.UTC, now, &r) || r.Time.Year() != 2024 {
 		t.Errorf("December line read in January: %v", r.Time)
 	}
-	if !ParseHeader([]byte(strings.Replace(line, "Dec 31", "Jan  2", 1)), time.UTC, &r) || r.Time.Format("2006-01-02") != "2025-01-02" {
+	if !parseHeaderAt([]byte(strings.Replace(line, "Dec 31", "Jan  2", 1)), time.UTC, now, &r) || r.Time.Format("2006-01-02") != "2025-01-02" {
 		t.Errorf("space-padded day: %v", r.Time)
+	}
+	// A parser dates them by its own clock, no package state involved.
+	p := New(time.UTC)
+	p.Now = now
+	var evs []Event
+	p.Line([]byte(line), func(e *Event) { evs = append(evs, *e) })
+	p.Flush(func(e *Event) { evs = append(evs, *e) })
+	if len(evs) != 1 || evs[0].Time.Year() != 2024 {
+		t.Errorf("parser with its clock: %+v", evs)
 	}
 }
 

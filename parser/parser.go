@@ -188,7 +188,11 @@ type Parser struct {
 	// PathBroker: the broker id the file's path names (BrokerFromPath), used
 	// for lines that name none when the file itself names no broker.
 	PathBroker int32
-	emit       func(*Event)
+	// Now dates syslog stamps that print no year (RFC 3164): this year,
+	// or last year for a date that would be more than two days ahead.
+	// Default time.Now.
+	Now  func() time.Time
+	emit func(*Event)
 
 	lineNo     int64
 	haveRecord bool  // a record header has been seen (continuations attach to it)
@@ -251,7 +255,7 @@ func New(loc *time.Location) *Parser {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Parser{loc: loc, PathBroker: Unknown}
+	return &Parser{loc: loc, PathBroker: Unknown, Now: time.Now}
 }
 
 // Location is the zone assumed for timestamps without one.
@@ -269,6 +273,9 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
 		p.continuation(line)
 		return
+	}
+	if p.rec.yearless {
+		p.rec.dateYear(p.Now)
 	}
 	p.finishPending()
 	p.haveRecord = true
@@ -347,14 +354,14 @@ func (p *Parser) continuation(line []byte) {
 			joined := append(p.pend.head, line...)
 			p.pend.head = joined
 			p.pend.kind = pendNone
-			if ParseHeader(joined, p.loc, &p.rec) {
+			if parseHeaderAt(joined, p.loc, p.Now, &p.rec) {
 				p.Stats.Continuations--
 				p.record(joined)
 			}
 			return
 		}
 		p.pend.kind = pendNone
-		if ParseHeader(p.pend.head, p.loc, &p.rec) {
+		if parseHeaderAt(p.pend.head, p.loc, p.Now, &p.rec) {
 			p.dispatch(p.pend.head, false)
 		}
 		return
@@ -568,6 +575,9 @@ func (p *Parser) finishPending() {
 	if !parseRecord(p.pend.head, p.loc, &p.rec) {
 		p.rec = saved
 		return
+	}
+	if p.rec.yearless {
+		p.rec.dateYear(p.Now)
 	}
 	lineNo := p.lineNo
 	p.lineNo = p.pend.line

@@ -152,51 +152,59 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 	}
 	ev := p.start(KindTruncation)
 	ev.Broker = p.brokerOf(pf.id)
+	// ok: the partition was read; at: the offsets too (a line cut before
+	// them is unparsed, not a truncation to offset 0).
 	var ok bool
+	at := true
+	off := func(marker string) int64 {
+		v, found := intAfter(s, marker)
+		at = at && found
+		return v
+	}
 	switch {
 	case bytes.HasPrefix(s, []byte("Exiting because log truncation is not allowed for partition ")):
 		ev.Topic, ev.Partition, ok = partitionAfter(s, "for partition ")
-		ev.Offset, _ = intAfter(s, "current leader's latest offset ")
-		ev.EndOffset, _ = intAfter(s, "replica's latest offset ")
+		ev.Offset = off("current leader's latest offset ")
+		ev.EndOffset = off("replica's latest offset ")
 		ev.Unclean = true
 		ev.Text = "refused"
 	case bytes.HasPrefix(s, []byte("Truncating partition ")):
 		ev.Topic, ev.Partition, ok = partitionAfter(s, "Truncating partition ")
 		if v, found := intAfter(s, "TruncationState(offset="); found {
 			ev.Offset = v
-		} else if v, found := intAfter(s, "local high watermark "); found {
-			ev.Offset = v
+		} else {
+			ev.Offset = off("local high watermark ")
 		}
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating to offset ")) && len(pf.tpRaw) > 0:
 		ev.Topic, ev.Partition, ok = pf.tp()
-		ev.Offset, _ = intAfter(s, "Truncating to offset ")
+		ev.Offset = off("Truncating to offset ")
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating log ")):
 		// ≤0.11: "Truncating log t-p to offset N."
 		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating log "):])
-		ev.Offset, _ = intAfter(s, " to offset ")
+		ev.Offset = off(" to offset ")
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" below high watermark ")):
 		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating "):])
-		ev.Offset, _ = intAfter(s, " to offset ")
-		ev.EndOffset, _ = intAfter(s, "below high watermark ")
+		ev.Offset = off(" to offset ")
+		ev.EndOffset = off("below high watermark ")
 		ev.Text = "below_high_watermark"
 	case bytes.HasPrefix(s, []byte("Truncating to ")) && bytes.Contains(s, []byte(" has no effect")) && len(pf.tpRaw) > 0:
 		// 1.0+: the follower's truncation step ran and found nothing to cut.
 		ev.Topic, ev.Partition, ok = pf.tp()
-		ev.Offset, _ = intAfter(s, "Truncating to ")
+		ev.Offset = off("Truncating to ")
 		ev.Text = "noop"
 	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" has no effect")):
 		// ≤0.11: "Truncating t-p to N has no effect as the largest offset in the log is M."
 		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating "):])
-		ev.Offset, _ = intAfter(s, " to ")
+		ev.Offset = off(" to ")
 		ev.Text = "noop"
 	default:
 		// "Deleting segments as part of log truncation".
 		return true
 	}
-	if !ok {
+	if !ok || !at {
 		return false
 	}
 	p.send()
@@ -328,8 +336,10 @@ func (p *Parser) coordinator(pf prefix, s []byte) bool {
 	ev.Lifecycle = life
 	ev.Broker = p.brokerOf(pf.id)
 	ev.Topic = "__consumer_offsets"
-	v, _ := intAfter(s, "for partition ")
-	ev.Partition = int32(v)
+	ev.Partition = int32After(s, "for partition ")
+	if ev.Partition == Unknown {
+		return false
+	}
 	if e, ok := intAfter(s, " in epoch "); ok {
 		ev.LeaderEpoch = int32(e)
 	}

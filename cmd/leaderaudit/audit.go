@@ -24,31 +24,27 @@ import (
 
 // AuditCmd is "leaderaudit audit".
 type AuditCmd struct {
-	Paths         []string      `arg:"" optional:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin (the default when there is no --from)."`
-	Format        string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
-	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path ('app/*=Europe/Moscow'). Default: this machine's local zone."`
-	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker (session expiry, truncation, coordinator lines) when its path does not say either (kafka-2/, broker2.log are read by themselves): GLOB=ID, repeatable ('node-a/*=1')."`
-	Since         string        `help:"Only events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m)."`
-	Until         string        `help:"Only events before this time (same forms as --since)."`
-	Topic         string        `help:"Only partitions of topics matching this glob (e.g. 'orders*')."`
-	Partition     int32         `default:"-1" help:"Only this partition number."`
-	Skew          []string      `name:"skew" help:"Clock offsets between hosts: auto (estimate each host's offset from causality across the logs, e.g. a broker cannot apply a leader epoch before the controller decided it, and correct it; reads the logs twice), or GLOB=OFFSET to set one by hand ('broker-2/*=+120ms': that host's clock ran 120 ms ahead); repeatable. Without it the estimate is reported, not applied."`
-	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
-	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
-	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; later lines for it are counted as late."`
-	FailOn        string        `name:"fail-on" help:"Exit 3 when a finding is at or above this severity (info, warning, critical) or has one of these codes (comma-separated), e.g. --fail-on critical or --fail-on retry-budget-exceeded,unclean-election."`
-	FlapChanges   int           `default:"4" help:"leader-flapping: this many leader changes of one partition ..."`
-	FlapWindow    time.Duration `default:"15m" help:"... within this window."`
-	SlowElection  time.Duration `default:"1s" help:"slow-election: an election or one of its steps taking longer than this."`
-	OffsetsParts  int           `name:"offsets-partitions" default:"50" help:"Partition count of __consumer_offsets (for group → coordinator partition)."`
-	Follow        bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
-	Store         storeFlags    `embed:""`
-	CPUProfile    string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
-	MemProfile    string        `name:"memprofile" hidden:"" help:"Write a heap profile here at the end (for development)."`
+	Paths      []string      `arg:"" optional:"" name:"path" help:"Log files or directories (walked for state-change.log, controller.log, server.log, their rotations and .gz, and other *.log/*.txt/*.out), or - for stdin (the default when there is no --from)."`
+	Format     string        `enum:"text,json" default:"text" help:"Output: text report or JSON lines (one object a line, each with \"type\")."`
+	Read       readFlags     `embed:""`
+	Since      string        `help:"Report elections, producer errors and broker events at or after this time: RFC 3339 (2019-02-25T15:00:00Z), 'YYYY-MM-DD HH:MM:SS' in --tz, or relative to now (2h, 30m). The logs are still read whole, so what came before (earlier epochs, client configs) still counts."`
+	Until      string        `help:"Report only what happened before this time (same forms as --since)."`
+	Topic      string        `help:"Report only partitions of topics matching this glob (e.g. 'orders*')."`
+	Partition  int32         `default:"-1" help:"Report only this partition number."`
+	Full       bool          `help:"Text report: list every election's per-broker timeline, every producer error, burst, broker event and evidence line (by default each list keeps its top few)."`
+	Timeline   timelineFlags `embed:""`
+	FailOn     string        `name:"fail-on" help:"Exit 3 when a finding is at or above this severity (info, warning, critical) or has one of these codes (comma-separated), e.g. --fail-on critical or --fail-on retry-budget-exceeded,unclean-election."`
+	Verdict    verdictFlags  `embed:""`
+	Follow     bool          `help:"After reading the files (from --since, else from their start), keep following them and stream elections and producer errors as they finish (--format json: NDJSON). Stop with Ctrl-C."`
+	Store      storeFlags    `embed:""`
+	CPUProfile string        `name:"cpuprofile" hidden:"" help:"Write a CPU profile here (for development)."`
+	MemProfile string        `name:"memprofile" hidden:"" help:"Write a heap profile here at the end (for development)."`
 }
 
-// Run executes the audit.
-func (a *AuditCmd) Run() error {
+// Run executes the audit. SIGINT and SIGTERM stop the reading; the report
+// covers what was read (following ends with Ctrl-C by design: a clean
+// exit there).
+func (a *AuditCmd) Run(io stdio) (err error) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	sigs := make(chan os.Signal, 1)
@@ -65,34 +61,33 @@ func (a *AuditCmd) Run() error {
 		if err != nil {
 			return err
 		}
-		pprof.StartCPUProfile(f)
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("--cpuprofile: %w", cerr)
+			}
+		}()
 	}
-	var code int
 	if a.Follow {
-		code = a.runFollow(ctx, os.Stdout, os.Stderr)
+		err = a.runFollow(ctx, io.out, io.err)
 	} else {
-		code = a.run(ctx, os.Stdin, os.Stdout, os.Stderr)
+		err = a.run(ctx, io.in, io.out, io.err)
 	}
 	signal.Stop(sigs)
 	close(sigs)
-	var got os.Signal
 	select {
-	case got = <-caught:
+	case got := <-caught:
+		var in interrupted
+		if !a.Follow && (err == nil || errors.As(err, &in)) {
+			err = interrupted{got}
+		}
 	default:
 	}
-	// Following ends with Ctrl-C by design: that is a clean exit.
-	if got != nil && !a.Follow && (code == exitOK || code == exitInterrupted) {
-		if got == syscall.SIGTERM {
-			code = exitTerminated
-		} else {
-			code = exitInterrupted
-		}
-	}
-	if code != exitOK {
-		return exitCode(code)
-	}
-	return nil
+	return err
 }
 
 // parseWhen reads --since/--until.
@@ -147,7 +142,7 @@ func loadZones(vals []string) (*zones, error) {
 		}
 		loc, err := time.LoadLocation(name)
 		if err != nil {
-			return nil, fmt.Errorf("--tz %q: %v", v, err)
+			return nil, fmt.Errorf("--tz %q: %w", v, err)
 		}
 		if !per {
 			z.def, defName = loc, name
@@ -207,58 +202,69 @@ func (f *filter) keep(ev *parser.Event) bool {
 	return true
 }
 
-// options reads the flags audit and audit --follow share: zones, broker
-// ids by path, the time window and the partition filter.
-func (a *AuditCmd) options() (*zones, *brokerIDs, filter, error) {
-	zs, err := loadZones(a.TZ)
-	if err != nil {
-		return nil, nil, filter{}, err
+// window is the report's window: what the audit reports of all it reads.
+func (f *filter) window() report.Window {
+	w := report.Window{Since: f.since, Until: f.until, Topic: f.topic}
+	if f.partition >= 0 {
+		p := f.partition
+		w.Partition = &p
 	}
-	bs, err := loadBrokers(a.Broker)
+	return w
+}
+
+// options reads the flags audit and audit --follow share: zones, broker
+// ids by path, clock offsets, the time window and the partition filter.
+func (a *AuditCmd) options() (*zones, *brokerIDs, *skewFlags, filter, error) {
+	zs, bs, sf, err := a.Read.options()
 	if err != nil {
-		return nil, nil, filter{}, err
+		return nil, nil, nil, filter{}, err
 	}
 	now := time.Now()
 	f := filter{topic: a.Topic, partition: a.Partition}
 	if f.since, err = parseWhen(a.Since, zs.def, now); err != nil {
-		return nil, nil, filter{}, fmt.Errorf("--since: %v", err)
+		return nil, nil, nil, filter{}, usagef("--since: %w", err)
 	}
 	if f.until, err = parseWhen(a.Until, zs.def, now); err != nil {
-		return nil, nil, filter{}, fmt.Errorf("--until: %v", err)
+		return nil, nil, nil, filter{}, usagef("--until: %w", err)
+	}
+	if !f.since.IsZero() && !f.until.IsZero() && !f.since.Before(f.until) {
+		return nil, nil, nil, filter{}, usagef("--since %s is not before --until %s", a.Since, a.Until)
 	}
 	if a.Topic != "" {
 		if _, err := path.Match(a.Topic, ""); err != nil {
-			return nil, nil, filter{}, fmt.Errorf("--topic %q: bad glob", a.Topic)
+			return nil, nil, nil, filter{}, usagef("--topic %q: bad glob", a.Topic)
 		}
 	}
-	return zs, bs, f, nil
+	if a.FailOn != "" {
+		if err := verdict.CheckGate(a.FailOn); err != nil {
+			return nil, nil, nil, filter{}, usagef("--fail-on: %w", err)
+		}
+	}
+	return zs, bs, sf, f, nil
 }
 
-func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	zs, bs, f, err := a.options()
+func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	zs, bs, sf, f, err := a.options()
 	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return err
 	}
 	loc, zoneNote := zs.def, zs.note
-	sf, err := loadSkew(a.Skew)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
 	paths := a.Paths
 	if len(paths) == 0 && a.Store.From == "" {
+		// Reading stdin is for pipes: on a terminal it would sit waiting
+		// for lines nobody is going to type.
+		if isTerminal(stdin) {
+			return usagef("give the log files or directories to audit, or - to read standard input")
+		}
 		paths = []string{"-"}
 	}
 	if sf.auto {
 		if a.Store.From != "" {
-			fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice and does not re-run a store's query: audit once, then pass the offsets it reports as --skew GLOB=OFFSET (globs match stream names such as vlogs://host:9428/broker-2/server.log)")
-			return exitError
+			return usagef("--skew auto reads the logs twice and does not re-run a store's query: audit once, then pass the offsets it reports as --skew GLOB=OFFSET (globs match stream names such as vlogs://host:9428/broker-2/server.log)")
 		}
 		for _, p := range paths {
 			if p == "-" {
-				fmt.Fprintln(stderr, "leaderaudit: --skew auto reads the logs twice, and stdin (-) can be read only once: save it to a file")
-				return exitError
+				return usagef("--skew auto reads the logs twice, and stdin (-) can be read only once: save it to a file")
 			}
 		}
 	}
@@ -285,38 +291,30 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	var st *source.StoreStatus
 	if a.Store.From != "" {
 		if st, err = a.Store.add(ctx, rd, f, stderr); err != nil {
-			fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
-			return exitError
+			return err
 		}
 		if st.Streams == 0 {
 			fmt.Fprintf(stderr, "leaderaudit: %s: the query matched no lines%s\n", st.Name, window(st.Query.Window, loc))
 		}
 	}
 	applySkew(rd.Sources, sf, &est)
-	estimator := skew.NewEstimator()
-	estimator.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
 
-	if a.FailOn != "" {
-		if err := verdict.CheckGate(a.FailOn); err != nil {
-			fmt.Fprintln(stderr, "leaderaudit: --fail-on:", err)
-			return exitError
-		}
-	}
-	col := report.NewCollector(report.Options{Loc: loc, ZoneNote: zoneNote})
+	rp := newReporter(loc, zoneNote, a.Verdict.config(loc), sf, bs.forPath)
+	rp.est.Applied = func(src int) time.Duration { return rd.Sources[src].Skew }
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
-		col.JSON = jw
+		rp.col.JSON = jw
 	}
-	an := verdict.New(a.verdictConfig(loc))
-	tl := timeline.New(a.timelineConfig(), verdict.Tee(col, an))
+	rp.window = f.window()
+	tl := timeline.New(a.Timeline.config(), rp.sink())
 	var n int64
+	// Every event reaches the timeline: the window chooses what is
+	// reported (rp.sink), not what is read, so an epoch's previous leader
+	// or a client's config from before --since still counts.
 	rd.Run(ctx, func(src int, ev *parser.Event) {
 		if !sf.auto {
-			estimator.Add(src, ev)
-		}
-		if !f.keep(ev) {
-			return
+			rp.est.Add(src, ev)
 		}
 		tl.Add(src, ev)
 		n++
@@ -324,20 +322,12 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			tl.Advance(ev.Time)
 		}
 	})
-	interrupted := ctx.Err() != nil
+	stopped := ctx.Err() != nil
 	tl.Close()
 	if st != nil {
 		skippedLines = append(skippedLines, storeNotes(st, stderr)...)
 	}
 
-	if !sf.auto {
-		est = estimator.Estimate(clocksOf(rd.Sources, bs.forPath))
-	}
-	skews := skewReport(rd.Sources, sf, &est, loc)
-	skewBad := report.InconsistentSkew(&est, func(i int) string { return rd.Sources[i].Path }, loc)
-	zoneHints := report.ZoneHints(&est, func(i int) string { return rd.Sources[i].Path }, loc)
-
-	var infos []report.SourceInfo
 	// A store that answered counts as read, even with no lines: as an
 	// empty file does.
 	readAny := st != nil
@@ -351,134 +341,53 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		if s.Read {
 			readAny = true
 		}
-		infos = append(infos, report.Describe(s, loc))
+	}
+	var auto *skew.Estimate
+	if sf.auto {
+		auto = &est
+	}
+	rep := rp.build(tl, rd.Sources, auto, skippedLines, stopped)
+	rep.Full, rep.Width = a.Full, textWidth(stdout)
+	if st != nil {
+		rep.Summary.Partial, rep.Summary.StoreSkipped = st.Err != nil, st.Skipped
+	}
+	if jw != nil {
+		err = rep.WriteJSON(jw)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
 	}
 	if a.MemProfile != "" {
-		if f, err := os.Create(a.MemProfile); err == nil {
-			pprof.WriteHeapProfile(f)
-			f.Close()
-		}
-	}
-	var facts []verdict.SourceFacts
-	for _, s := range rd.Sources {
-		if !s.Binary {
-			facts = append(facts, verdict.Facts(s, report.Kind(s), report.EraName(&s.Stats)))
-		}
-	}
-	an.SetClockSkew(skews)
-	an.SetZoneHints(zoneHints)
-	findings := an.Finish(tl, func(i int) string { return report.Clean(rd.Sources[i].Path) }, facts)
-	cfg := tl.Config()
-	if jw != nil {
-		jw.Context(&tl.Stats)
-		for _, si := range infos {
-			jw.Any(si)
-		}
-		for _, cs := range skews {
-			jw.Any(cs)
-		}
-		for _, z := range zoneHints {
-			jw.Any(z)
-		}
-		for _, f := range findings {
-			jw.Any(f.Record())
-		}
-		sum := summary(col, tl, cfg, loc, zoneNote, interrupted, len(infos))
-		if st != nil {
-			sum.Partial, sum.StoreSkipped = st.Err != nil, st.Skipped
-		}
-		jw.Any(sum)
-		if err := jw.Flush(); err != nil {
-			return writeFailed(err, stderr)
-		}
-	} else {
-		err := col.WriteText(stdout, infos, report.Meta{
-			SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow, Skipped: skippedLines,
-			Interrupted: interrupted, Timeline: &tl.Stats, Clients: tl.Clients, Findings: verdict.Lines(findings),
-			Skew: skews, SkewInconsistent: skewBad, ZoneHints: zoneHints,
-		})
-		if err != nil {
-			return writeFailed(err, stderr)
+		if err := writeHeapProfile(a.MemProfile); err != nil {
+			return err
 		}
 	}
 	if !readAny {
-		fmt.Fprintln(stderr, "leaderaudit: nothing could be read")
-		return exitError
+		return errors.New("nothing could be read")
 	}
-	if interrupted {
-		fmt.Fprintln(stderr, "leaderaudit: interrupted; the report covers what was read")
-		return exitInterrupted
+	if stopped {
+		return interrupted{}
 	}
-	if a.FailOn != "" && verdict.Fails(findings, a.FailOn) {
-		return exitFindings
+	if a.FailOn != "" && verdict.Fails(rp.findings, a.FailOn) {
+		return errFailOn
 	}
-	return exitOK
+	return nil
 }
 
-func (a *AuditCmd) verdictConfig(loc *time.Location) verdict.Config {
-	return verdict.Config{Loc: loc, FlapChanges: a.FlapChanges, FlapWindow: a.FlapWindow, SlowElection: a.SlowElection, OffsetsPartitions: a.OffsetsParts}
-}
-
-// timelineConfig maps the flags; 0 tolerance means none (the timeline
-// reads 0 as "default").
-func (a *AuditCmd) timelineConfig() timeline.Config {
-	tol := a.SkewTolerance
-	if tol == 0 {
-		tol = -1
+// writeHeapProfile is --memprofile.
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
 	}
-	return timeline.Config{SkewTolerance: tol, StaleWindow: a.StaleWindow, Quiet: a.Quiet}
-}
-
-func writeFailed(err error, stderr io.Writer) int {
-	if errors.Is(err, syscall.EPIPE) {
-		return exitOK
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--memprofile: %w", err)
 	}
-	fmt.Fprintln(stderr, "leaderaudit: writing output:", err)
-	return exitError
-}
-
-// Summary is the closing JSON line.
-type Summary struct {
-	Type            string         `json:"type"`
-	Elections       int            `json:"elections"`
-	Transitions     int            `json:"transitions"`
-	LeaderChanged   int            `json:"leader_changed"`
-	LeaderKept      int            `json:"leader_kept"`
-	LeaderNone      int            `json:"leader_none"`
-	MetadataOnly    int            `json:"metadata_only"`
-	Resent          int            `json:"resent"`
-	Unclean         int            `json:"unclean"`
-	P50Ms           int64          `json:"duration_p50_ms"`
-	P99Ms           int64          `json:"duration_p99_ms"`
-	MaxMs           int64          `json:"duration_max_ms"`
-	Bursts          int            `json:"bursts"`
-	ProducerErrors  int            `json:"producer_errors"`
-	Matched         map[string]int `json:"producer_errors_by_match"`
-	FinalFailures   int            `json:"final_failures"`
-	Sources         int            `json:"sources"`
-	TimeZone        string         `json:"time_zone"`
-	ZoneNote        string         `json:"zone_note"`
-	SkewToleranceMs int64          `json:"skew_tolerance_ms"`
-	StaleWindowMs   int64          `json:"stale_window_ms"`
-	OrphanLines     int64          `json:"orphan_lines"`
-	LateLines       int64          `json:"late_lines"`
-	Interrupted     bool           `json:"interrupted"`
-	// Partial: a log store failed part way; the audit covers what it
-	// sent before.
-	Partial bool `json:"partial,omitempty"`
-	// StoreSkipped: lines of a log store's answers that were not rows.
-	StoreSkipped int64 `json:"store_skipped_lines,omitempty"`
-}
-
-func summary(c *report.Collector, tl *timeline.Timeline, cfg timeline.Config, loc *time.Location, note string, interrupted bool, nsrc int) Summary {
-	return Summary{
-		Type: "summary", Elections: c.Episodes, Transitions: c.Transitions, LeaderChanged: c.LeaderMoved,
-		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Resent: c.Resent, Unclean: c.Unclean,
-		P50Ms: c.Durations.P(50).Milliseconds(), P99Ms: c.Durations.P(99).Milliseconds(),
-		MaxMs: c.Durations.P(100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
-		Matched:       map[string]int{"during": c.ByMatch[timeline.MatchDuring], "after": c.ByMatch[timeline.MatchAfter], "none": c.ByMatch[timeline.MatchNone]},
-		FinalFailures: c.Finals, Sources: nsrc, TimeZone: loc.String(), ZoneNote: note,
-		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),
-		OrphanLines: tl.Stats.Orphans, LateLines: tl.Stats.Late, Interrupted: interrupted,
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
 	}
+	return nil
 }

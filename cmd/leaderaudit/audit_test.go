@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
@@ -22,22 +21,48 @@ func audit(t *testing.T, format string, paths ...string) (string, string, int) {
 // auditWith runs audit with the defaults, then lets set change flags.
 func auditWith(t *testing.T, set func(*AuditCmd), format string, paths ...string) (string, string, int) {
 	t.Helper()
-	a := &AuditCmd{Paths: paths, Format: format, TZ: []string{"UTC"}, Partition: -1,
-		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
-		FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50}
+	a := parseAudit(t, append([]string{"--tz", "UTC", "--format", format, "--"}, paths...)...)
 	if set != nil {
 		set(a)
 	}
+	return runAudit(a)
+}
+
+// parseAudit parses "leaderaudit audit args..." as the binary does, so a
+// test's flags have kong's real defaults.
+func parseAudit(t *testing.T, args ...string) *AuditCmd {
+	t.Helper()
+	var cli CLI
+	p, err := newParser(&cli, stdio{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Parse(append([]string{"audit"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	return &cli.Audit
+}
+
+// runAudit runs a parsed audit (not following) on an empty stdin and maps
+// its error to the exit status, as main does.
+func runAudit(a *AuditCmd) (string, string, int) {
 	var out, errb bytes.Buffer
-	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
+	code := exitStatus(a.run(context.Background(), strings.NewReader(""), &out, &errb), &errb)
+	return out.String(), errb.String(), code
+}
+
+// cli runs the whole command line, exit status mapping included.
+func cli(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := run(args, stdio{strings.NewReader(""), &out, &errb})
 	return out.String(), errb.String(), code
 }
 
 // incidentFlags: the flags an incident's README says to audit it with.
 var incidentFlags = map[string]func(*AuditCmd){
 	"case4-clock-skew": func(a *AuditCmd) {
-		a.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"}
-		a.Skew = []string{"auto"}
+		a.Read.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"}
+		a.Read.Skew = []string{"auto"}
 	},
 }
 
@@ -201,17 +226,16 @@ func TestBrokerPerPath(t *testing.T) {
 	}
 	brokers := func(flags ...string) map[string]any {
 		t.Helper()
-		a := &AuditCmd{Paths: []string{dir}, Format: "json", TZ: []string{"UTC"}, Broker: flags, Partition: -1,
-			SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
-			FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50}
-		var out, errb bytes.Buffer
-		if code := a.run(context.Background(), strings.NewReader(""), &out, &errb); code != exitOK {
-			t.Fatalf("exit %d: %s", code, errb.String())
+		a := parseAudit(t, "--tz", "UTC", "--format", "json", dir)
+		a.Read.Broker = flags
+		out, errb, code := runAudit(a)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb)
 		}
 		// Source lines come last, after the events that point at them.
 		paths := map[float64]string{}
 		bySource := map[float64]any{}
-		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 			var m map[string]any
 			if err := json.Unmarshal([]byte(l), &m); err != nil {
 				t.Fatal(err)

@@ -15,41 +15,44 @@ import (
 // SIGTERM). With --format json every election and producer error is
 // written as a JSON line as soon as the timeline finishes it (an
 // election StaleWindow after its last line, producer errors once matched),
-// then, at the end, the context lines, one "source" line per file and the
-// "summary" line, as audit writes them. With
+// then, at the end, the report's closing lines as audit writes them
+// (context, sources, clock skew, zone hints, findings, summary). With
 // --format text the report is written at the end.
-func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int {
-	zs, bs, f, err := a.options()
+func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) error {
+	return a.follow(ctx, stdout, stderr, nil)
+}
+
+// follow is runFollow; following, if set, is called once the read-back
+// is over (tests stop there).
+func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, following func()) error {
+	zs, bs, sf, f, err := a.options()
 	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return err
 	}
 	loc, zoneNote := zs.def, zs.note
-	skewFor, err := liveSkew(a.Skew, "audit --follow")
+	skewFor, err := sf.forLive("audit --follow")
 	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return usage(err)
 	}
 	if a.Store.From != "" {
-		fmt.Fprintln(stderr, "leaderaudit: --follow reads files; to follow a log store use: leaderaudit watch --from URL --query LOGSQL")
-		return exitError
+		return usagef("--follow reads files; to follow a log store use: leaderaudit watch --from URL --query LOGSQL")
 	}
 	if len(a.Paths) == 0 {
-		fmt.Fprintln(stderr, "leaderaudit: --follow needs file or directory paths")
-		return exitError
+		return usagef("--follow needs file or directory paths")
 	}
 	for _, p := range a.Paths {
 		if p == "-" {
-			fmt.Fprintln(stderr, "leaderaudit: --follow needs file or directory paths; standard input cannot be followed")
-			return exitError
+			return usagef("--follow needs file or directory paths; standard input cannot be followed")
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	rp := newReporter(loc, zoneNote, a.Verdict.config(loc), sf, bs.forPath)
 	cfg := live.Config{
 		Paths: a.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, NoSnapshots: true, Keep: f.keep,
-		Timeline: a.liveTimelineConfig(),
+		Timeline: a.Timeline.liveConfig(), Following: following,
 	}
+	rp.feed(&cfg, nil)
 	if f.since.IsZero() {
 		cfg.FromStart = true
 	} else {
@@ -58,42 +61,34 @@ func (a *AuditCmd) runFollow(ctx context.Context, stdout, stderr io.Writer) int 
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
-		cfg.Sink = &streamSink{jw: jw, stop: cancel}
+		rp.feed(&cfg, &streamSink{jw: jw, stop: cancel})
 	}
 	p, err := live.New(cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return err
 	}
 	if err := p.Run(ctx); err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return err
 	}
-	infos := p.Sources()
-	for _, s := range infos {
-		if s.Error != nil {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(*s.Error))
+	srcs := p.Inputs()
+	for _, s := range srcs {
+		if s.Err != nil {
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
 		}
 	}
-	tl := p.Timeline()
+	rep := rp.build(p.Timeline(), srcs, nil, nil, false)
 	if jw != nil {
-		if jw.Err != nil {
-			return writeFailed(jw.Err, stderr)
+		err = jw.Err
+		if err == nil {
+			err = rep.WriteJSON(jw)
 		}
-		jw.Context(&tl.Stats)
-		for _, si := range infos {
-			jw.Any(si)
-		}
-		jw.Any(summary(p.Collector(), tl, tl.Config(), loc, zoneNote, false, len(infos)))
-		if err := jw.Flush(); err != nil {
-			return writeFailed(err, stderr)
-		}
-		return exitOK
+	} else {
+		err = rep.WriteText(stdout)
 	}
-	if err := p.WriteSummary(stdout, false); err != nil {
-		return writeFailed(err, stderr)
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
 	}
-	return exitOK
+	return nil
 }
 
 // streamSink writes each finished record as a JSON line at once, and stops
@@ -115,11 +110,3 @@ func (s *streamSink) ProducerError(pe *timeline.ProducerError) {
 	s.flush()
 }
 func (s *streamSink) Burst(b *timeline.Burst) { s.jw.Burst(b); s.flush() }
-
-// liveTimelineConfig: elections are handed over once quiet, not after the
-// stale-metadata window, so a stream shows each as soon as it is over.
-func (a *AuditCmd) liveTimelineConfig() timeline.Config {
-	cfg := a.timelineConfig()
-	cfg.EmitAfter = a.Quiet
-	return cfg
-}

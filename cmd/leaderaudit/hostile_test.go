@@ -215,9 +215,9 @@ func TestHostileManyPartitionsBoundedMemory(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	a := &AuditCmd{Paths: []string{dir}, Format: "json", TZ: []string{"UTC"}, Partition: -1, SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
+	a := parseAudit(t, "--tz", "UTC", "--format", "json", dir)
 	var errb bytes.Buffer
-	code := a.run(context.Background(), strings.NewReader(""), discard{}, &errb)
+	code := exitStatus(a.run(context.Background(), strings.NewReader(""), discard{}, &errb), &errb)
 	close(stop)
 	<-sampled
 	if code != exitOK {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"path"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/kraft"
@@ -20,18 +20,21 @@ type MetadataCmd struct {
 	Decisions bool     `help:"write the leader decisions replayed from the records instead of the records"`
 }
 
-// Run writes JSON lines to os.Stdout.
-func (c *MetadataCmd) Run() error {
+// Run writes JSON lines to standard output.
+func (c *MetadataCmd) Run(io stdio) error {
+	if _, err := path.Match(c.Topic, ""); err != nil {
+		return usagef("--topic %q: bad glob", c.Topic)
+	}
 	now := time.Now()
 	since, err := kraft.ParseTime(c.Since, now)
 	if err != nil {
-		return err
+		return usagef("--since: %w", err)
 	}
 	until, err := kraft.ParseTime(c.Until, now)
 	if err != nil {
-		return err
+		return usagef("--until: %w", err)
 	}
-	return kraft.Dump(os.Stdout, c.Paths, kraft.Filter{
+	return kraft.Dump(io.out, c.Paths, kraft.Filter{
 		Topic:     c.Topic,
 		Partition: c.Partition,
 		Since:     since,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,44 +12,74 @@ import (
 	"time"
 )
 
-// buildBinary builds leaderaudit once for the process-level tests.
+// buildBinary builds leaderaudit for the process-level tests, with the
+// race detector when the tests have it (go test -race), so a race on a
+// signal's path fails the test.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "leaderaudit")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, ".")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin
 }
 
-// SIGINT during an audit blocked on a pipe: prints what it has, says it
-// was interrupted, exits 130; SIGTERM exits 143.
+// SIGINT during an audit blocked on a pipe (a FIFO named on the command
+// line, or stdin): prints what it has, says it was interrupted, exits 130;
+// SIGTERM exits 143. Built with -race under go test -race: the readers
+// still running when the signal comes must not race the report.
 func TestSignalsDuringAudit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	bin := buildBinary(t)
+	data, err := os.ReadFile("../../testdata/incidents/worked-0.10.2/broker-2/state-change.log")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
-		dir := t.TempDir()
-		fifo := filepath.Join(dir, "state-change.log")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Skip("no FIFOs here:", err)
-		}
+		sig   syscall.Signal
+		code  int
+		stdin bool
+	}{{syscall.SIGINT, 130, false}, {syscall.SIGTERM, 143, false}, {syscall.SIGINT, 130, true}} {
 		var out, errb bytes.Buffer
-		cmd := exec.Command(bin, "audit", "--tz", "UTC", fifo)
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		var cmd *exec.Cmd
+		var w io.WriteCloser
+		if c.stdin {
+			cmd = exec.Command(bin, "audit", "--tz", "UTC")
+			if w, err = cmd.StdinPipe(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			fifo := filepath.Join(t.TempDir(), "state-change.log")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skip("no FIFOs here:", err)
+			}
+			cmd = exec.Command(bin, "audit", "--tz", "UTC", fifo)
+			defer func() {
+				if w != nil {
+					w.Close()
+				}
+			}()
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if w, err = os.OpenFile(fifo, os.O_WRONLY, 0); err != nil {
+				t.Fatal(err)
+			}
 		}
-		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
+		if c.stdin {
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
 		}
-		data, _ := os.ReadFile("../../testdata/incidents/worked-0.10.2/broker-2/state-change.log")
 		w.Write(data)
 		// Keep the pipe open: the audit would wait forever without the signal.
 		time.Sleep(200 * time.Millisecond)
@@ -59,14 +90,17 @@ func TestSignalsDuringAudit(t *testing.T) {
 		case <-done:
 		case <-time.After(20 * time.Second):
 			cmd.Process.Kill()
-			t.Fatalf("%v: audit did not stop", c.sig)
+			t.Fatalf("%v (stdin %v): audit did not stop", c.sig, c.stdin)
 		}
 		w.Close()
 		if got := cmd.ProcessState.ExitCode(); got != c.code {
-			t.Errorf("%v: exit %d, want %d; stderr %s", c.sig, got, c.code, errb.String())
+			t.Errorf("%v (stdin %v): exit %d, want %d; stderr %s", c.sig, c.stdin, got, c.code, errb.String())
 		}
 		if !strings.Contains(out.String(), "INTERRUPTED") || !strings.Contains(errb.String(), "interrupted") {
-			t.Errorf("%v: no interruption note:\n%s\n%s", c.sig, out.String(), errb.String())
+			t.Errorf("%v (stdin %v): no interruption note:\n%s\n%s", c.sig, c.stdin, out.String(), errb.String())
+		}
+		if strings.Contains(errb.String(), "DATA RACE") {
+			t.Errorf("%v (stdin %v): %s", c.sig, c.stdin, errb.String())
 		}
 	}
 }

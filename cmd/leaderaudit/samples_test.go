@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/report"
 )
@@ -160,14 +157,13 @@ func TestMetadataLogJoinsTextLogs(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("shared/metadata-logs not beside the checkout")
 	}
-	a := &AuditCmd{Paths: []string{dir}, Format: "json", TZ: []string{"Asia/Jakarta"}, Partition: -1,
-		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}
-	var out, errb bytes.Buffer
-	if code := a.run(context.Background(), strings.NewReader(""), &out, &errb); code != exitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	a := parseAudit(t, "--tz", "Asia/Jakarta", "--format", "json", dir)
+	out, errb, code := runAudit(a)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
 	}
 	var n, decided, withBroker int
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		if !strings.Contains(line, `"type":"election"`) {
 			continue
 		}

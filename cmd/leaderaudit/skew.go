@@ -50,15 +50,6 @@ func loadSkew(vals []string) (*skewFlags, error) {
 	return sf, nil
 }
 
-// liveSkew reads --skew for watch and audit --follow (cmd names which).
-func liveSkew(vals []string, cmd string) (func(string) time.Duration, error) {
-	sf, err := loadSkew(vals)
-	if err != nil {
-		return nil, err
-	}
-	return sf.forLive(cmd)
-}
-
 // forLive is --skew for watch and audit --follow: by hand only (auto reads
 // the logs twice, which following cannot).
 func (sf *skewFlags) forLive(cmd string) (func(string) time.Duration, error) {
@@ -171,8 +162,7 @@ func applySkew(srcs []*source.Source, sf *skewFlags, es *skew.Estimate) {
 
 // skewReport renders the estimate for the report, with the sources set by
 // hand listed as such.
-func skewReport(srcs []*source.Source, sf *skewFlags, es *skew.Estimate, loc *time.Location) []report.ClockSkew {
-	name := func(i int) string { return srcs[i].Path }
+func skewReport(srcs []*source.Source, name func(src int) string, sf *skewFlags, es *skew.Estimate, loc *time.Location) []report.ClockSkew {
 	recs := report.SkewRecords(es, name, loc, sf.auto)
 	for i := range recs {
 		for _, p := range recs[i].Sources {

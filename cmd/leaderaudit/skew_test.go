@@ -91,7 +91,7 @@ func skewOf(t *testing.T, rs []rec, clock string) rec {
 	return nil
 }
 
-func moscowBroker2(a *AuditCmd) { a.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"} }
+func moscowBroker2(a *AuditCmd) { a.Read.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"} }
 
 // Without --skew auto the offset is estimated and reported with its
 // evidence, and the merged timeline shows the effect before its cause.
@@ -156,7 +156,7 @@ func eventTime(t *testing.T, rs []rec, broker float64, what string) time.Time {
 // estimate's 2 ms of the truth, and the causal order restored.
 func TestSkewAutoRebuildsTheIncident(t *testing.T) {
 	want3, _, _ := audit(t, "json", case3)
-	got4, errs, code := auditWith(t, func(a *AuditCmd) { moscowBroker2(a); a.Skew = []string{"auto"} }, "json", case4)
+	got4, errs, code := auditWith(t, func(a *AuditCmd) { moscowBroker2(a); a.Read.Skew = []string{"auto"} }, "json", case4)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -198,7 +198,7 @@ func TestSkewAutoRebuildsTheIncident(t *testing.T) {
 		t.Fatalf("corrected: registration %v should come before the join %v", reg, joined)
 	}
 	// By hand, the exact offset gives case3's times to the millisecond.
-	byHand, _, _ := auditWith(t, func(a *AuditCmd) { moscowBroker2(a); a.Skew = []string{"broker-2/*=+120ms"} }, "json", case4)
+	byHand, _, _ := auditWith(t, func(a *AuditCmd) { moscowBroker2(a); a.Read.Skew = []string{"broker-2/*=+120ms"} }, "json", case4)
 	h := records(t, byHand)
 	for _, typ := range []string{"election", "producer_error", "broker_event"} {
 		we, he := ofType(w, typ), ofType(h, typ)
@@ -276,7 +276,7 @@ func recDiff(a, b any, tol time.Duration) string {
 // The bundled incidents with true clocks: nothing is corrected.
 func TestSkewNoFalseCorrections(t *testing.T) {
 	for _, d := range []string{"case1-0.10.2-no-retries", "case2-spring-idempotent-retries", "case3-acks1-zk-expiry"} {
-		out, _, _ := auditWith(t, func(a *AuditCmd) { a.Skew = []string{"auto"} }, "json", "../../testdata/incidents/"+d)
+		out, _, _ := auditWith(t, func(a *AuditCmd) { a.Read.Skew = []string{"auto"} }, "json", "../../testdata/incidents/"+d)
 		for _, r := range ofType(records(t, out), "clock_skew") {
 			if r["offset_ms"].(float64) != 0 || r["applied"] != false {
 				t.Errorf("%s: %v", d, r)
@@ -301,8 +301,8 @@ func TestSkewFlags(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	_, errs, code := auditWith(t, func(a *AuditCmd) { a.Skew = []string{"auto"} }, "text", "-")
-	if code != exitError || !strings.Contains(errs, "stdin (-) can be read only once") {
+	_, errs, code := auditWith(t, func(a *AuditCmd) { a.Read.Skew = []string{"auto"} }, "text", "-")
+	if code != exitUsage || !strings.Contains(errs, "stdin (-) can be read only once") {
 		t.Errorf("stdin with --skew auto: exit %d, %q", code, errs)
 	}
 }
@@ -323,7 +323,7 @@ func TestSkewLive(t *testing.T) {
 
 // The README's worked example is this run's output.
 func TestReadmeSkewExample(t *testing.T) {
-	txt, _, _ := auditWith(t, func(a *AuditCmd) { moscowBroker2(a); a.Skew = []string{"auto"} }, "text", case4)
+	txt, _, _ := auditWith(t, func(a *AuditCmd) { moscowBroker2(a); a.Read.Skew = []string{"auto"} }, "text", case4)
 	i := strings.Index(txt, "Clock skew (")
 	j := strings.Index(txt[i:], "\n\n")
 	section := strings.ReplaceAll(txt[i:i+j], "../../testdata/", "testdata/")
@@ -400,7 +400,7 @@ func TestSkewAutoOnGeneratedCluster(t *testing.T) {
 	if total < 100 || neg*3 < total {
 		t.Fatalf("as logged: %d of %d broker phases before the decision; the shift should show", neg, total)
 	}
-	neg, total, rs := early(func(a *AuditCmd) { a.Skew = []string{"auto"} })
+	neg, total, rs := early(func(a *AuditCmd) { a.Read.Skew = []string{"auto"} })
 	if neg*50 > total {
 		t.Fatalf("--skew auto: still %d of %d broker phases before the decision", neg, total)
 	}

@@ -26,19 +26,12 @@ import (
 // storeAudit runs audit --format json over a store (and paths, if any).
 func storeAudit(t *testing.T, url, query string, env map[string]string, tweak func(*AuditCmd), paths ...string) (string, string, int) {
 	t.Helper()
-	a := &AuditCmd{Paths: paths, Format: "json", TZ: []string{"UTC"}, Partition: -1,
-		SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second,
-		FlapChanges: 4, FlapWindow: 15 * time.Minute, SlowElection: time.Second, OffsetsParts: 50,
-		Store: storeFlags{From: "vlogs://" + strings.TrimPrefix(url, "http://"), Query: query, OrderField: []string{"log.offset"},
-			StoreTimeout: 10 * time.Second, StoreConcurrency: 4, StoreChunkRows: 200000, StoreRetries: 4,
-			getenv: func(k string) string { return env[k] }},
-	}
+	a := parseAudit(t, append([]string{"--tz", "UTC", "--format", "json", "--from", "vlogs://" + strings.TrimPrefix(url, "http://"), "--query", query, "--store-timeout", "10s", "--"}, paths...)...)
+	a.Store.getenv = func(k string) string { return env[k] }
 	if tweak != nil {
 		tweak(a)
 	}
-	var out, errb bytes.Buffer
-	code := a.run(context.Background(), strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	return runAudit(a)
 }
 
 // sameRecords compares two audits' JSON lines one by one, after taking
@@ -151,8 +144,8 @@ func TestLogStore(t *testing.T) {
 	t.Run("zone and skew by stream name", func(t *testing.T) {
 		c := "case4-clock-skew"
 		flags := func(a *AuditCmd) {
-			a.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"}
-			a.Skew = []string{"broker-2/*=+120ms"}
+			a.Read.TZ = []string{"UTC", "broker-2/*=Europe/Moscow"}
+			a.Read.Skew = []string{"broker-2/*=+120ms"}
 		}
 		files, _, _ := auditWith(t, flags, "json", root+c)
 		store, serr, code := storeAudit(t, srv.URL, `{case="`+c+`"}`, nil, flags)
@@ -296,7 +289,7 @@ func TestLogStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := live.Config{Remote: tail, Loc: time.UTC, Timeline: (&AuditCmd{SkewTolerance: 200 * time.Millisecond, StaleWindow: 5 * time.Minute, Quiet: 10 * time.Second}).liveTimelineConfig()}
+		cfg := live.Config{Remote: tail, Loc: time.UTC, Timeline: parseAudit(t).Timeline.liveConfig()}
 		cfg.LocFor, cfg.BrokerFor = tail.relative(func(string) *time.Location { return time.UTC }, parser.BrokerFromPath)
 		p, err := live.New(cfg)
 		if err != nil {

@@ -20,79 +20,42 @@ import (
 
 // WatchCmd is "leaderaudit watch": the live screen over followed logs.
 type WatchCmd struct {
-	Paths         []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
-	TZ            []string      `name:"tz" help:"Zone for timestamps that carry none (Kafka's log4j layout), e.g. UTC or Europe/Berlin; repeat as GLOB=ZONE to set it per path. Default: this machine's local zone."`
-	Broker        []string      `name:"broker" help:"Broker id for a server.log whose lines name no broker, when its path does not say either: GLOB=ID, repeatable ('node-a/*=1')."`
-	Skew          []string      `name:"skew" help:"A host's clock offset, by hand: GLOB=OFFSET ('broker-2/*=+120ms': that host ran 120 ms ahead), repeatable; subtracted from its files' times (leaderaudit audit reports the offsets it estimates)."`
-	Since         string        `default:"15m" help:"Read back each file from this time before following, so the screen starts with the latest elections: relative to now (15m, 2h) or a time (RFC 3339, 'YYYY-MM-DD HH:MM:SS' in --tz)."`
-	FromStart     bool          `help:"Read every file from its first line instead of --since."`
-	Poll          bool          `help:"Poll the files instead of using inotify (NFS, some FUSE and container mounts)."`
-	Keep          time.Duration `default:"24h" help:"Forget elections and producer errors older than this (by log time)."`
-	Slow          time.Duration `default:"1s" help:"Elections at least this long count as slow (e/E jump to them)."`
-	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
-	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
-	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over; until then it is shown in progress."`
-	Store         storeFlags    `embed:""`
+	Paths     []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
+	Read      readFlags     `embed:""`
+	Since     string        `default:"15m" help:"Read back each file from this time before following, so the screen starts with the latest elections: relative to now (15m, 2h) or a time (RFC 3339, 'YYYY-MM-DD HH:MM:SS' in --tz)."`
+	FromStart bool          `help:"Read every file from its first line instead of --since."`
+	Poll      bool          `help:"Poll the files instead of using inotify (NFS, some FUSE and container mounts)."`
+	Keep      time.Duration `default:"24h" help:"Forget elections and producer errors older than this (by log time)."`
+	Timeline  timelineFlags `embed:""`
+	Verdict   verdictFlags  `embed:""`
+	Store     storeFlags    `embed:""`
 }
 
 // Run draws the screen on standard error until q or ctrl+c, then writes
 // the text report over everything seen to standard output.
-func (w *WatchCmd) Run() error {
-	if code := w.run(context.Background(), os.Stdin, os.Stdout, os.Stderr); code != exitOK {
-		return exitCode(code)
-	}
-	return nil
+func (w *WatchCmd) Run(io stdio) error {
+	return w.run(context.Background(), io.in, io.out, io.err)
 }
 
-func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, stderr *os.File) int {
-	zs, err := loadZones(w.TZ)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
-	bs, err := loadBrokers(w.Broker)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
-	skewFor, err := liveSkew(w.Skew, "watch")
-	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
-	}
-	loc, zoneNote := zs.def, zs.note
-	if !term.IsTerminal(stderr.Fd()) {
-		fmt.Fprintln(stderr, "leaderaudit: watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
-		return exitError
-	}
-	cfg := live.Config{
-		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
-		Timeline: (&AuditCmd{SkewTolerance: w.SkewTolerance, StaleWindow: w.StaleWindow, Quiet: w.Quiet}).liveTimelineConfig(),
-	}
-	if !w.FromStart {
-		if cfg.Since, err = parseWhen(w.Since, loc, time.Now()); err != nil {
-			fmt.Fprintln(stderr, "leaderaudit: --since:", err)
-			return exitError
+// fd is what the terminal checks need of a stream.
+type fd interface{ Fd() uintptr }
+
+func isTerminal(v any) bool {
+	f, ok := v.(fd)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	p, rp, zs, err := w.pipeline(func() error {
+		if !isTerminal(stderr) {
+			return usagef("watch draws its screen on standard error, which is not a terminal; to stream elections as JSON lines use: leaderaudit audit --follow --format json PATH...")
 		}
-	}
-	if len(w.Paths) == 0 && w.Store.From == "" {
-		fmt.Fprintln(stderr, "leaderaudit: watch needs log files or directories, or --from a log store")
-		return exitError
-	}
-	if w.Store.From != "" {
-		t, err := w.Store.tail(cfg.Since, zs.forPath)
-		if err != nil {
-			fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
-			return exitError
-		}
-		cfg.Remote = t
-		cfg.LocFor, cfg.BrokerFor = t.relative(zs.forPath, bs.forPath)
-	}
-	p, err := live.New(cfg)
+		return nil
+	})
 	if err != nil {
-		fmt.Fprintln(stderr, "leaderaudit:", err)
-		return exitError
+		return err
 	}
+	loc := zs.def
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
@@ -103,7 +66,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 		r.SetColorProfile(termenv.Ascii)
 	}
 	zone := loc.String()
-	if len(w.TZ) > 0 {
+	if len(w.Read.TZ) > 0 {
 		zone += " (--tz)"
 		if len(zs.overrides) > 0 {
 			zone += " + per-path zones"
@@ -113,10 +76,10 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 		zone = "local " + name + " (--tz to change)"
 	}
 	m := tui.New(p.Updates(), tui.Options{
-		Loc: loc, Zone: zone, Quiet: w.Quiet, Keep: w.Keep, Slow: w.Slow, Renderer: r,
+		Loc: loc, Zone: zone, Quiet: w.Timeline.Quiet, Keep: w.Keep, Slow: w.Verdict.SlowElection, Renderer: r,
 	})
 	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx)}
-	if term.IsTerminal(stdin.Fd()) {
+	if isTerminal(stdin) {
 		opts = append(opts, tea.WithInput(stdin))
 	} else {
 		opts = append(opts, tea.WithInputTTY())
@@ -132,13 +95,59 @@ func (w *WatchCmd) run(ctx context.Context, stdin *os.File, stdout io.Writer, st
 	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
 		fmt.Fprintln(stderr, "leaderaudit: screen:", runErr)
 	}
-	if err := p.WriteSummary(stdout, false); err != nil {
-		return writeFailed(err, stderr)
+	srcs := p.Inputs()
+	if err := rp.build(p.Timeline(), srcs, nil, nil, false).WriteText(stdout); err != nil {
+		return fmt.Errorf("writing output: %w", err)
 	}
-	for _, s := range p.Sources() {
-		if s.Error != nil {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(*s.Error))
+	for _, s := range srcs {
+		if s.Err != nil {
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
 		}
 	}
-	return exitOK
+	return nil
+}
+
+// pipeline reads the flags and prepares the live pipeline and the
+// reporter it feeds; ready is checked once the flags are read (the
+// screen needs a terminal).
+func (w *WatchCmd) pipeline(ready func() error) (*live.Pipeline, *reporter, *zones, error) {
+	zs, bs, sf, err := w.Read.options()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	skewFor, err := sf.forLive("watch")
+	if err != nil {
+		return nil, nil, nil, usage(err)
+	}
+	if err := ready(); err != nil {
+		return nil, nil, nil, err
+	}
+	loc, zoneNote := zs.def, zs.note
+	cfg := live.Config{
+		Paths: w.Paths, Loc: loc, LocFor: zs.forPath, BrokerFor: bs.forPath, SkewFor: skewFor, ZoneNote: zoneNote, FromStart: w.FromStart, Poll: w.Poll,
+		Timeline: w.Timeline.liveConfig(),
+	}
+	rp := newReporter(loc, zoneNote, w.Verdict.config(loc), sf, bs.forPath)
+	rp.feed(&cfg, nil)
+	if !w.FromStart {
+		if cfg.Since, err = parseWhen(w.Since, loc, time.Now()); err != nil {
+			return nil, nil, nil, usagef("--since: %w", err)
+		}
+	}
+	if len(w.Paths) == 0 && w.Store.From == "" {
+		return nil, nil, nil, usagef("watch needs log files or directories, or --from a log store")
+	}
+	if w.Store.From != "" {
+		t, err := w.Store.tail(cfg.Since, zs.forPath)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cfg.Remote = t
+		cfg.LocFor, cfg.BrokerFor = t.relative(zs.forPath, bs.forPath)
+	}
+	p, err := live.New(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, rp, zs, nil
 }

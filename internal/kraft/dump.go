@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -71,7 +72,11 @@ func Dump(w io.Writer, paths []string, f Filter) error {
 	if dd.err != nil {
 		return dd.err
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	// Everything readable is written; then say what was not.
+	return errors.Join(dd.notes...)
 }
 
 func normType(s string) string {
@@ -86,6 +91,14 @@ type dumper struct {
 	rp    *Replayer
 	buf   bytes.Buffer
 	err   error
+	// notes: what could not be read but did not stop the dump.
+	notes []error
+}
+
+func (d *dumper) note(err error) {
+	if err != nil {
+		d.notes = append(d.notes, err)
+	}
 }
 
 func (d *dumper) path(p string) error {
@@ -110,7 +123,7 @@ func (d *dumper) path(p string) error {
 			}
 			return d.err
 		}
-		hintSiblings(rp, p, "")
+		d.note(hintSiblings(rp, p, ""))
 		cs, err := dir.Read(func(file string, r Record) error {
 			rp.Apply(r)
 			d.record(file, r, rp)
@@ -125,7 +138,7 @@ func (d *dumper) path(p string) error {
 		return d.err
 	}
 	rp := d.rp
-	hintSiblings(rp, filepath.Dir(p), p)
+	d.note(hintSiblings(rp, filepath.Dir(p), p))
 	c, err := ReadFile(p, func(r Record) error {
 		rp.Apply(r)
 		if !d.f.Decisions {
@@ -140,20 +153,31 @@ func (d *dumper) path(p string) error {
 	return d.err
 }
 
-// hintSiblings names topics from the snapshots in dir (except skip).
-func hintSiblings(rp *Replayer, dir, skip string) {
-	cps, _ := filepath.Glob(filepath.Join(dir, "*.checkpoint"))
-	for _, cp := range cps {
-		if cp == skip {
+// hintSiblings names topics from the snapshots in dir (except skip). A
+// snapshot that cannot be read leaves its topics unnamed (records show
+// their topic ids); the error says which.
+func hintSiblings(rp *Replayer, dir, skip string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("naming topics from the snapshots in %s: %w", dir, err)
+	}
+	var errs []error
+	for _, e := range ents {
+		cp := filepath.Join(dir, e.Name())
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".checkpoint") || cp == skip {
 			continue
 		}
-		ReadFile(cp, func(r Record) error {
+		_, err := ReadFile(cp, func(r Record) error {
 			if t, ok := r.Value.(*TopicRecord); ok && rp.topicName(t.TopicID) == "" {
 				rp.nameHint(t.TopicID, t.Name)
 			}
 			return nil
 		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("naming topics from %s: %w", cp, err))
+		}
 	}
+	return errors.Join(errs...)
 }
 
 // topicOf returns the topic a record names, and whether it names one.

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,5 +178,49 @@ func TestParseTime(t *testing.T) {
 		if _, err := ParseTime(bad, now); err == nil {
 			t.Errorf("ParseTime(%q): no error", bad)
 		}
+	}
+}
+
+// A snapshot beside the segment that cannot be read leaves its topics
+// unnamed; the dump still writes every record, then says which file it
+// could not read (it used to be dropped silently).
+func TestDumpUnreadableSnapshotNamed(t *testing.T) {
+	needShared(t)
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file")
+	}
+	src := filepath.Join(sharedDir, "springkafka-rolled")
+	dir := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seg, cp string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, e.Name()), b)
+		switch {
+		case e.Name() == "00000000000000232914.log":
+			seg = filepath.Join(dir, e.Name())
+		case strings.HasSuffix(e.Name(), ".checkpoint"):
+			cp = filepath.Join(dir, e.Name())
+		}
+	}
+	if seg == "" || cp == "" {
+		t.Fatalf("springkafka-rolled: segment %q, snapshot %q", seg, cp)
+	}
+	if err := os.Chmod(cp, 0); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	err = Dump(&buf, []string{seg}, Filter{Partition: AllPartitions})
+	if err == nil || !strings.Contains(err.Error(), filepath.Base(cp)) || !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("unreadable snapshot: %v", err)
+	}
+	if !strings.Contains(buf.String(), `"type":"metadata_census"`) {
+		t.Error("the segment was not dumped to the end")
 	}
 }

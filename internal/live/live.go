@@ -91,6 +91,16 @@ type Config struct {
 	PollInterval time.Duration
 	// Keep, if set, drops events it returns false for (audit filters).
 	Keep func(ev *parser.Event) bool
+	// Observe, if set, sees every event as read: before SkewFor's
+	// correction and Keep (the clock-skew estimate wants the logged
+	// times of everything).
+	Observe func(src int, ev *parser.Event)
+	// Following, if set, is called once on the pipeline goroutine when the
+	// read-back is over, before following starts.
+	Following func()
+	// Collector, if set, is the report's collector the timeline feeds
+	// (default a new one on Loc and ZoneNote).
+	Collector *report.Collector
 	// Sink, if set, also receives what the timeline finishes, on the
 	// pipeline goroutine (audit --follow writes JSON lines from here).
 	Sink timeline.Sink
@@ -270,7 +280,10 @@ func New(cfg Config) (*Pipeline, error) {
 		fp:     map[timeline.Key]uint64{},
 		binary: map[string]bool{},
 	}
-	p.col = report.NewCollector(report.Options{Loc: cfg.Loc, ZoneNote: cfg.ZoneNote})
+	p.col = cfg.Collector
+	if p.col == nil {
+		p.col = report.NewCollector(report.Options{Loc: cfg.Loc, ZoneNote: cfg.ZoneNote})
+	}
 	p.tl = timeline.New(cfg.Timeline, sinkTee{p})
 
 	p.starts = expand(cfg.Paths, cfg.Match)
@@ -410,6 +423,9 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	defer close(p.out)
 	p.readBack(ctx)
 	p.live = true
+	if p.cfg.Following != nil {
+		p.cfg.Following()
+	}
 	p.dirty = true
 	var runErr error
 	if ctx.Err() == nil {
@@ -520,6 +536,9 @@ func (p *Pipeline) readBack(ctx context.Context) {
 
 // add feeds one event to the timeline.
 func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
+	if p.cfg.Observe != nil {
+		p.cfg.Observe(srcIdx, ev)
+	}
 	if sk := p.srcs[srcIdx].skew; sk != 0 {
 		e := *ev
 		e.Time = e.Time.Add(-sk)
@@ -821,30 +840,31 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 	return st
 }
 
-// Sources describes every file read, for the text report. Call after Run.
-func (p *Pipeline) Sources() []report.SourceInfo {
-	var out []report.SourceInfo
+// Inputs are the files and streams read (or that failed), as the batch
+// reader's sources, for the report. Call after Run.
+func (p *Pipeline) Inputs() []*source.Source {
+	var out []*source.Source
 	for _, s := range p.srcs {
 		if !s.read && s.err == "" {
 			continue
 		}
-		ps := &source.Source{Input: source.Input{Path: s.path}, Index: s.index, Loc: s.parser.Location(), Stats: s.parser.Stats, Read: s.read, Bytes: s.bytes}
+		ps := &source.Source{Input: source.Input{Path: s.path}, Index: s.index, Loc: s.parser.Location(), Stats: s.parser.Stats, Read: s.read, Bytes: s.bytes, Skew: s.skew}
 		ps.Stats.CutLines = s.cut
 		if s.err != "" {
 			ps.Err = errors.New(s.err)
 		}
-		out = append(out, report.Describe(ps, p.loc))
+		out = append(out, ps)
 	}
 	return out
 }
 
-// WriteSummary writes the text report over everything seen. Call after Run.
-func (p *Pipeline) WriteSummary(w io.Writer, interrupted bool) error {
-	cfg := p.tl.Config()
-	return p.col.WriteText(w, p.Sources(), report.Meta{
-		SkewTolerance: cfg.SkewTolerance, StaleWindow: cfg.StaleWindow,
-		Interrupted: interrupted, Timeline: &p.tl.Stats, Clients: p.tl.Clients,
-	})
+// Sources describes every file read, for the text report. Call after Run.
+func (p *Pipeline) Sources() []report.SourceInfo {
+	var out []report.SourceInfo
+	for _, s := range p.Inputs() {
+		out = append(out, report.Describe(s, p.loc))
+	}
+	return out
 }
 
 // sinkTee hands what the timeline finishes to the collector, Config.Sink

@@ -294,7 +294,7 @@ func TestAppendIncidentWhileFollowing(t *testing.T) {
 			}
 			stop(t, p, cancel, done)
 			var out bytes.Buffer
-			if err := p.WriteSummary(&out, false); err != nil {
+			if err := report.New(p.Collector(), p.Timeline(), p.Sources(), false).WriteText(&out); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out.String(), "erstesTopic-1") || strings.Contains(out.String(), "\x1b") {

@@ -149,7 +149,7 @@ func ParseStreamName(s string) (map[string]string, error) {
 		}
 		val, err := strconv.Unquote(rest[:end+1])
 		if err != nil {
-			return nil, fmt.Errorf("stream field %q: %v", key, err)
+			return nil, fmt.Errorf("stream field %q: %w", key, err)
 		}
 		m[key] = val
 		s = strings.TrimPrefix(strings.TrimSpace(rest[end+1:]), ",")

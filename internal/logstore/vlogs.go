@@ -68,7 +68,7 @@ type VLogs struct {
 func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("--from %q: %v", raw, err)
+		return nil, fmt.Errorf("--from %q: %w", raw, err)
 	}
 	scheme := ""
 	switch u.Scheme {
@@ -101,7 +101,7 @@ func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 	if opt.CAFile != "" {
 		pem, err := os.ReadFile(opt.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("--store-ca: %v", err)
+			return nil, fmt.Errorf("--store-ca: %w", err)
 		}
 		pool, err := x509.SystemCertPool()
 		if err != nil || pool == nil {
@@ -211,7 +211,7 @@ func (v *VLogs) getJSON(ctx context.Context, path string, form url.Values, into 
 	}
 	defer body.Close()
 	if err := json.NewDecoder(io.LimitReader(body, 256<<20)).Decode(into); err != nil {
-		return fmt.Errorf("%s/select/logsql/%s: unreadable answer: %v", v.name, path, err)
+		return fmt.Errorf("%s/select/logsql/%s: unreadable answer: %w", v.name, path, err)
 	}
 	return nil
 }
@@ -220,21 +220,36 @@ func (v *VLogs) getJSON(ctx context.Context, path string, form url.Values, into 
 func (v *VLogs) Extent(ctx context.Context, q Query) (time.Time, time.Time, bool, error) {
 	var first, last time.Time
 	var rows int64
+	var bad error
 	text := q.Text + " | stats min(_time) as la_first, max(_time) as la_last, count() as la_rows"
 	err := v.lines(ctx, "query", v.form(q, text), func(k, val []byte) {
-		switch string(k) {
-		case "la_first":
-			first, _ = time.Parse(time.RFC3339Nano, string(val))
-		case "la_last":
-			last, _ = time.Parse(time.RFC3339Nano, string(val))
-		case "la_rows":
-			rows, _ = strconv.ParseInt(string(val), 10, 64)
+		var err error
+		switch {
+		case len(val) == 0:
+			// No rows: no bounds.
+		case string(k) == "la_first":
+			first, err = time.Parse(time.RFC3339Nano, string(val))
+		case string(k) == "la_last":
+			last, err = time.Parse(time.RFC3339Nano, string(val))
+		case string(k) == "la_rows":
+			rows, err = strconv.ParseInt(string(val), 10, 64)
+		}
+		// A window built on an unreadable bound would start or end at
+		// year 1: fail instead.
+		if err != nil && bad == nil {
+			bad = fmt.Errorf("%s: the store's extent has a bad %s %q", v.name, k, val)
 		}
 	}, func(bool) error { return nil })
+	if err == nil {
+		err = bad
+	}
 	if err != nil {
 		return first, last, false, err
 	}
-	return first, last, rows > 0 && !first.IsZero(), nil
+	if rows > 0 && (first.IsZero() || last.IsZero()) {
+		return first, last, false, fmt.Errorf("%s: the store's extent of %d rows has no first or last _time", v.name, rows)
+	}
+	return first, last, rows > 0, nil
 }
 
 // Streams uses /select/logsql/streams.
@@ -252,7 +267,7 @@ func (v *VLogs) Streams(ctx context.Context, q Query) ([]Stream, error) {
 	for _, s := range ans.Values {
 		f, err := ParseStreamName(s.Value)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", v.name, err)
+			return nil, fmt.Errorf("%s: %w", v.name, err)
 		}
 		out = append(out, Stream{Name: s.Value, Fields: f, Rows: s.Hits})
 	}
@@ -369,7 +384,13 @@ func (v *VLogs) rows(ctx context.Context, path string, form url.Values, fn func(
 	return v.lines(ctx, path, form, func(k, val []byte) {
 		switch string(k) {
 		case "_time":
-			r.Time, _ = time.Parse(time.RFC3339Nano, string(val))
+			// Unreadable: zero, and the row is skipped and counted below
+			// (never sorted in at year 1).
+			t, err := time.Parse(time.RFC3339Nano, string(val))
+			if err != nil {
+				t = time.Time{}
+			}
+			r.Time = t
 		case "_msg":
 			msg = append(msg[:0], val...)
 			r.Msg = msg

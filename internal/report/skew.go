@@ -105,7 +105,7 @@ func skewEvidence(s skew.Sample, name func(int) string, loc *time.Location) Skew
 }
 
 // writeSkew renders the "Clock skew" section.
-func writeSkew(w io.Writer, m *Meta) {
+func writeSkew(w io.Writer, m *Report) {
 	if len(m.Skew) == 0 && len(m.SkewInconsistent) == 0 && len(m.ZoneHints) == 0 {
 		return
 	}

@@ -46,6 +46,8 @@ type SourceInfo struct {
 	Last       *string `json:"last"`
 	Zone       string  `json:"zone"`
 	Error      *string `json:"error"`
+	// first, last: First and Last as instants, for the report's log span.
+	first, last time.Time
 }
 
 // WriterInfo is one writer's share of a shared log.
@@ -106,6 +108,7 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 		f := st.First.In(loc).Format(TimeFormat)
 		l := st.Last.In(loc).Format(TimeFormat)
 		si.First, si.Last = &f, &l
+		si.first, si.last = st.First, st.Last
 	}
 	switch {
 	case st.HasZone:

@@ -215,6 +215,18 @@ func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), 
 	}
 }
 
+// because is err worded by reason, still wrapping err (errors.Is(err,
+// fs.ErrNotExist) holds).
+func because(err error) error { return &reasonError{reason(err), err} }
+
+type reasonError struct {
+	msg string
+	err error
+}
+
+func (e *reasonError) Error() string { return e.msg }
+func (e *reasonError) Unwrap() error { return e.err }
+
 func reason(err error) string {
 	switch {
 	case os.IsNotExist(err):
@@ -262,13 +274,13 @@ func atoi(s string) int {
 func sniff(path string) (gz, bin bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, false, fmt.Errorf("%s", reason(err))
+		return false, false, because(err)
 	}
 	defer f.Close()
 	var buf [512]byte
 	n, err := io.ReadFull(f, buf[:])
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return false, false, fmt.Errorf("%s", reason(err))
+		return false, false, because(err)
 	}
 	b := buf[:n]
 	if n >= 2 && b[0] == 0x1f && b[1] == 0x8b {

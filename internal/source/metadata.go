@@ -2,7 +2,6 @@ package source
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,7 +45,7 @@ func (r *Reader) readMetadata(ctx context.Context, s *Source, out chan<- []Item)
 	var censuses []kraft.Census
 	fi, err := os.Stat(s.Path)
 	if err != nil {
-		s.Err = fmt.Errorf("%s", reason(err))
+		s.Err = because(err)
 		return
 	}
 	if fi.IsDir() {

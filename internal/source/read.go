@@ -321,11 +321,21 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 	for i, c := range chains {
 		st := &chainState{ch: make(chan []Item, chainDepth)}
 		states[i] = st
+		// Run waits for every reader (they write their sources' Stats,
+		// Err and Bytes, which the caller reads once Run returns); readers
+		// give up promptly once ctx is done (see interruptible).
+		r.wg.Add(1)
 		if len(c) == 1 && c[0].Input.Metadata {
-			go r.readMetadata(ctx, c[0], st.ch)
+			go func() {
+				defer r.wg.Done()
+				r.readMetadata(ctx, c[0], st.ch)
+			}()
 			continue
 		}
-		go r.readChain(ctx, c, st.ch)
+		go func() {
+			defer r.wg.Done()
+			r.readChain(ctx, c, st.ch)
+		}()
 	}
 	h := make(mergeHeap, 0, len(states))
 	for _, st := range states {
@@ -396,6 +406,37 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 	bt.flush()
 }
 
+// interruptible makes a read that waits on a pipe, a FIFO or a terminal
+// give up once ctx is done, so that Run can wait for its readers and still
+// return at once on Ctrl-C. A file the runtime poller handles (a FIFO, a
+// non-blocking pipe) gets a read deadline; a blocking one (stdin from a
+// pipe) is read by a goroutine of its own, which is left behind blocked in
+// its read and touches nothing but its own buffer. Regular files and
+// other readers never wait long and are read as they are.
+func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
+	f, ok := rd.(*os.File)
+	if !ok {
+		return rd, func() {}
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		return rd, func() {}
+	}
+	if f.SetReadDeadline(time.Time{}) == nil {
+		stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+		return rd, func() { stop() }
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, f)
+		pw.CloseWithError(err)
+	}()
+	stop := context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
+	return pr, func() {
+		stop()
+		pr.Close()
+	}
+}
+
 func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event)) {
 	var rd io.Reader
 	if s.Path == "-" {
@@ -406,17 +447,19 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 	} else {
 		f, err := os.Open(s.Path)
 		if err != nil {
-			s.Err = fmt.Errorf("%s", reason(err))
+			s.Err = because(err)
 			return
 		}
 		defer f.Close()
 		rd = f
 	}
+	rd, stop := interruptible(ctx, rd)
+	defer stop()
 	s.Read = true
 	if s.Gzip {
 		zr, err := gzip.NewReader(rd)
 		if err != nil {
-			s.Err = fmt.Errorf("not a readable gzip file: %v", err)
+			s.Err = fmt.Errorf("not a readable gzip file: %w", err)
 			return
 		}
 		defer zr.Close()
@@ -430,11 +473,12 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			p.Line(line, emit)
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			// An interrupted read is not the file's fault.
+			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
 				if errors.Is(err, io.ErrUnexpectedEOF) && s.Gzip {
 					s.Err = fmt.Errorf("gzip stream truncated after line %d", p.Stats.Lines)
 				} else {
-					s.Err = fmt.Errorf("read error after line %d: %v", p.Stats.Lines, err)
+					s.Err = fmt.Errorf("read error after line %d: %w", p.Stats.Lines, err)
 				}
 			}
 			break

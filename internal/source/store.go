@@ -234,7 +234,7 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 		var pe *logstore.PartialError
 		s.status.Partial = errors.As(err, &pe) || n > 0
 		for _, x := range s.streams {
-			x.src.Err = fmt.Errorf("log store: %v", err)
+			x.src.Err = fmt.Errorf("log store: %w", err)
 		}
 	}
 }
