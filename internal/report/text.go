@@ -457,6 +457,11 @@ func (m *Report) writeProducerErrors(t *textOut) {
 		list = list[:errorsShown]
 		sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
 		t.p("  %d of them (unexplained and final ones first; --full lists all):\n", errorsShown)
+	} else if !sort.SliceIsSorted(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) }) {
+		// Live views get a topic-only final failure after the retries
+		// logged after it (its partition is settled later): show time order.
+		list = append([]*timeline.ProducerError(nil), list...)
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
 	}
 	for _, pe := range list {
 		t.para("  ", "      ", c.errorLine(pe))
