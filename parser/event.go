@@ -257,8 +257,11 @@ type Event struct {
 	// TopicOnly: a final failure that named the topic but not the partition.
 	TopicOnly bool
 	Config    map[string]string
-	Text      string // client version, or a short free-text detail
-	PrevISR   []int32
+	// Values: on KindUnknownConfig, the consumer's or admin client's config
+	// block logged just before (what it ran with); nil otherwise.
+	Values  map[string]string
+	Text    string // client version, or a short free-text detail
+	PrevISR []int32
 	// Offset / EndOffset: truncation offsets (KindTruncation).
 	Offset, EndOffset int64
 	// Rejected: an ISR change ZooKeeper refused (KindISRChange).

@@ -205,9 +205,11 @@ type Parser struct {
 	// (exception lines, a config block, a hard-wrapped line).
 	pend     pending
 	snapshot bool // KRaft controller is replaying a snapshot
-	// lastConfig: the class of the latest "<Class> values:" block
+	// lastConfig: the class of the latest "<Class> values:" block, and
+	// lastBlock the values of the latest consumer or admin client block
 	// (configNotice).
 	lastConfig []byte
+	lastBlock  map[string]string
 
 	// lastRetry pairs the producer's "Received invalid metadata error" line
 	// with the "Got error produce response" line it follows.
@@ -236,6 +238,7 @@ const (
 	pendWrapped
 	pendConfig
 	pendClientError
+	pendOtherConfig // a consumer's or admin client's config block (configNotice)
 )
 
 type pending struct {
@@ -416,13 +419,13 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		// its own: " (org.apache.kafka.clients.producer.ProducerConfig)".
 		lg = lgProducerConfig
 	}
+	if p.configNotice(line, first) {
+		return
+	}
 	if first && lg == lgNone && (r.Layout == LayoutLog4j || r.Layout == LayoutStrimzi) && len(r.Logger) == 0 {
 		// No "(logger)" where the layout has one: maybe a hard-wrapped paste.
 		// Hold it for one line.
 		p.hold(pendWrapped, line)
-		return
-	}
-	if p.configNotice() {
 		return
 	}
 	switch lg {
@@ -588,6 +591,8 @@ func (p *Parser) finishPending() {
 		p.producerConfig()
 	case pendClientError:
 		p.clientFailure()
+	case pendOtherConfig:
+		p.otherConfig()
 	}
 	p.lineNo = lineNo
 	p.rec = saved

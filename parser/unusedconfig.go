@@ -28,9 +28,11 @@ const (
 
 // configNotice reads logUnused()'s lines into KindUnknownConfig events and
 // notes which client class logged the latest "<Class> values:" block, for
-// the 4.0+ lines whose logger no longer says it. It reports whether the
+// the 4.0+ lines whose logger no longer says it; a consumer's or admin
+// client's block it keeps (ProducerConfig blocks have their own event), so
+// that the event can say what that client ran with. It reports whether the
 // record was consumed.
-func (p *Parser) configNotice() bool {
+func (p *Parser) configNotice(line []byte, first bool) bool {
 	m := p.rec.Msg
 	if len(m) < 20 {
 		return false
@@ -42,6 +44,13 @@ func (p *Parser) configNotice() bool {
 			if i := bytes.IndexByte(m[:min(len(m), 48)], ' '); i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
 				if !bytes.Equal(m[:i], p.lastConfig) {
 					p.lastConfig = append(p.lastConfig[:0], m[:i]...)
+				}
+				if cls := string(m[:i]); cls == "ConsumerConfig" || cls == "AdminClientConfig" {
+					p.lastBlock = nil
+					if first {
+						p.hold(pendOtherConfig, line)
+						return true
+					}
 				}
 			}
 		}
@@ -103,6 +112,10 @@ func (p *Parser) configNotice() bool {
 	ev := p.start(KindUnknownConfig)
 	ev.Config = keys
 	ev.Text = configClass(p.rec.Logger, p.lastConfig)
+	if ev.Text == string(p.lastConfig) && p.lastBlock != nil {
+		ev.Values = p.lastBlock
+		ev.ClientID = p.lastBlock["client.id"]
+	}
 	p.send()
 	return true
 }
@@ -122,4 +135,33 @@ func configClass(logger, last []byte) string {
 		return string(lg)
 	}
 	return string(last)
+}
+
+// otherConfig keeps a held consumer or admin client "values:" block (the
+// tab-indented "key = value" lines after it, or a JSON layout's message).
+func (p *Parser) otherConfig() {
+	cfg := map[string]string{}
+	add := func(l []byte) {
+		l = bytes.TrimRight(l, " \r")
+		if len(l) == 0 || (l[0] != '\t' && l[0] != ' ') || len(cfg) >= 1024 {
+			return
+		}
+		l = bytes.TrimLeft(l, " \t")
+		if eq := bytes.Index(l, []byte(" = ")); eq > 0 {
+			cfg[string(l[:eq])] = string(l[eq+3:])
+		} else if bytes.HasSuffix(l, []byte(" =")) {
+			cfg[string(l[:len(l)-2])] = ""
+		}
+	}
+	if i := bytes.IndexByte(p.rec.Msg, '\n'); i >= 0 {
+		for _, l := range bytes.Split(p.rec.Msg[i+1:], []byte("\n")) {
+			add(l)
+		}
+	}
+	for _, l := range p.pend.conts {
+		add(l)
+	}
+	if len(cfg) > 0 {
+		p.lastBlock = cfg
+	}
 }

@@ -116,3 +116,36 @@ func TestUnusedConfigNotALine(t *testing.T) {
 		}
 	}
 }
+
+// A consumer's config block (AbstractConfig.logAll(), the same shape as the
+// producer's, client.md §5.1) is kept for the logUnused() line after it:
+// what the consumer ran with and who it is.
+func TestUnusedConfigConsumerBlock(t *testing.T) {
+	evs := parseAll(
+		`[2021-06-14 10:12:01,001] INFO ConsumerConfig values: `,
+		"\tallow.auto.create.topics = true",
+		"\tauto.commit.interval.ms = 5000",
+		"\tclient.id = consumer-billing-1",
+		"\tenable.auto.commit = false",
+		"\tgroup.id = billing",
+		` (org.apache.kafka.clients.consumer.ConsumerConfig)`,
+		`[2021-06-14 10:12:01,090] WARN The configuration 'enable.auto.comit' was supplied but isn't a known config. (org.apache.kafka.clients.consumer.ConsumerConfig)`,
+		`[2021-06-14 10:12:01,091] INFO Kafka version: 2.8.0 (org.apache.kafka.common.utils.AppInfoParser)`,
+	)
+	var got []Event
+	for _, e := range evs {
+		if e.Kind == KindUnknownConfig {
+			got = append(got, e)
+		}
+		if e.Kind == KindProducerConfig {
+			t.Errorf("a consumer block read as a producer's: %+v", e)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%+v", evs)
+	}
+	e := got[0]
+	if e.Text != "ConsumerConfig" || e.ClientID != "consumer-billing-1" || e.Values["enable.auto.commit"] != "false" || e.Values["group.id"] != "billing" || e.Line != 8 {
+		t.Errorf("%+v", e)
+	}
+}

@@ -189,7 +189,7 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 		if len(t.Stats.UnknownConfigs) < maxContext {
 			// logUnused() runs at the end of the client's constructor,
 			// after its config block: that block's client is this one.
-			uc := UnknownConfig{Time: ev.Time, Class: ev.Text, Keys: ev.Config, Ref: ref}
+			uc := UnknownConfig{Time: ev.Time, Class: ev.Text, Keys: ev.Config, Values: ev.Values, ClientID: ev.ClientID, Ref: ref}
 			if id, ok := t.srcClient[src]; ok && ev.Text == "ProducerConfig" {
 				uc.ClientID, uc.Producer = id, true
 			}

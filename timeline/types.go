@@ -381,9 +381,13 @@ type UnknownConfig struct {
 	// or "" when the line does not say.
 	Class string
 	// ClientID: the producer whose config block the line follows, when
-	// Producer (the line itself names no client).
+	// Producer (the line itself names no client); else the client.id of
+	// the consumer's or admin client's block in Values.
 	ClientID string
 	Producer bool
+	// Values: a consumer's or admin client's config block logged just
+	// before the line: what it ran with (producers have Client.Config).
+	Values map[string]string
 	// Keys: key as given (stray spaces kept) → the value, where the line
 	// prints it (0.8.2–0.10.0), else "".
 	Keys map[string]string

@@ -223,6 +223,8 @@ type cfgSubject struct {
 	src     int
 	keys    map[string]*keyUse
 	order   []string
+	// values: a consumer's or admin client's config block (producers: p).
+	values map[string]string
 }
 
 // configKeys: settings a client was given but does not know. A near miss
@@ -246,9 +248,15 @@ func (f *finisher) configKeys() {
 			p = f.producerOf(uc.ClientID, uc.Ref.Source)
 		}
 		var subj string
-		if p != nil {
+		switch {
+		case p != nil:
 			subj = "producer " + f.producerName(p)
-		} else {
+		case uc.ClientID != "" && !uc.Producer:
+			subj = kind + " " + uc.ClientID
+			if g := strings.TrimSpace(uc.Values["group.id"]); g != "" && g != "null" {
+				subj += " (group " + g + ")"
+			}
+		default:
 			subj = kind + " in " + filepath.Base(f.name(uc.Ref.Source))
 		}
 		cs := subjects[subj]
@@ -256,6 +264,9 @@ func (f *finisher) configKeys() {
 			cs = &cfgSubject{subject: subj, kind: kind, ct: ct, p: p, src: uc.Ref.Source, keys: map[string]*keyUse{}}
 			subjects[subj] = cs
 			names = append(names, subj)
+		}
+		if uc.Values != nil {
+			cs.values = uc.Values
 		}
 		var keys []string
 		for k := range uc.Keys {
@@ -272,6 +283,7 @@ func (f *finisher) configKeys() {
 				cs.keys[k] = ku
 				cs.order = append(cs.order, k)
 			}
+
 			ku.n++
 			if v := uc.Keys[k]; v != "" {
 				ku.value = v
@@ -307,7 +319,7 @@ func (f *finisher) producerOf(id string, src int) *producer {
 func (f *finisher) configSubject(cs *cfgSubject) {
 	var ver version
 	verText := "client version unknown"
-	var cfg map[string]string
+	cfg := cs.values
 	if cs.p != nil {
 		ver = cs.p.set.ver
 		verText = f.producerVersion(cs.p)

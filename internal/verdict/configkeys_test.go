@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -202,4 +204,30 @@ func TestTooNewProducerSetting(t *testing.T) {
 	f := one(t, x.finish(), CodeMisspelledConfig)
 	has(t, f, "producer app", "delivery.timeout.ms, which exists only from Kafka 2.1", "retries × retry.backoff.ms", "retries=5")
 	none(t, x.finish(), CodeUnknownConfig)
+}
+
+// Through the parser and the timeline: a consumer's block says what it ran
+// with (Spring turns auto-commit off, so the default would be wrong).
+func TestMisspelledConfigConsumerBlock(t *testing.T) {
+	p := parser.New(time.UTC)
+	tl := timeline.New(timeline.Config{}, nil)
+	emit := func(e *parser.Event) { tl.Add(4, e) }
+	for _, l := range []string{
+		`[2021-06-14 10:12:01,001] INFO ConsumerConfig values: `,
+		"\tclient.id = consumer-billing-1",
+		"\tenable.auto.commit = false",
+		"\tgroup.id = billing",
+		` (org.apache.kafka.clients.consumer.ConsumerConfig)`,
+		`[2021-06-14 10:12:01,090] WARN The configuration 'enable.auto.comit' was supplied but isn't a known config. (org.apache.kafka.clients.consumer.ConsumerConfig)`,
+	} {
+		p.Line([]byte(l), emit)
+	}
+	p.Flush(emit)
+	tl.Close()
+	fs := New(Config{}).Finish(tl, func(int) string { return "billing.log" }, nil)
+	f := one(t, fs, CodeMisspelledConfig)
+	has(t, f, "consumer consumer-billing-1 (group billing)", "the setting is enable.auto.commit", "ran with enable.auto.commit=false (its config block)")
+	if len(f.Evidence) != 1 || f.Evidence[0].Line != 6 {
+		t.Errorf("evidence %v", f.Evidence)
+	}
 }
