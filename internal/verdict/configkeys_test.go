@@ -231,3 +231,40 @@ func TestMisspelledConfigConsumerBlock(t *testing.T) {
 		t.Errorf("evidence %v", f.Evidence)
 	}
 }
+
+// Connect hands its worker settings to its producer (cp-helm-charts#481,
+// quoted) and schema-registry its own to the admin client
+// (Dabz/kafka-security-playbook#81): many unknown keys, none a near miss:
+// one info finding per client, no warning.
+func TestFrameworkKeysAreNoWarning(t *testing.T) {
+	p := parser.New(time.UTC)
+	tl := timeline.New(timeline.Config{}, nil)
+	emit := func(e *parser.Event) { tl.Add(2, e) }
+	for _, l := range []string{
+		`[2020-12-10 08:33:10,025] WARN The configuration 'config.storage.replication.factor' was supplied but isn't a known config. (org.apache.kafka.clients.producer.ProducerConfig)`,
+		`[2020-12-10 08:33:10,025] WARN The configuration 'rest.port' was supplied but isn't a known config. (org.apache.kafka.clients.producer.ProducerConfig)`,
+		`[2020-12-10 08:33:10,025] WARN The configuration 'internal.key.converter' was supplied but isn't a known config. (org.apache.kafka.clients.producer.ProducerConfig)`,
+		`[2020-12-10 08:33:10,025] WARN The configuration 'key.converter.schemas.enable' was supplied but isn't a known config. (org.apache.kafka.clients.producer.ProducerConfig)`,
+		`[2020-12-10 08:33:10,025] WARN The configuration 'value.converter.schema.registry.url' was supplied but isn't a known config. (org.apache.kafka.clients.producer.ProducerConfig)`,
+		`[2024-07-25 16:05:27,150] WARN The configuration 'replication.factor' was supplied but isn't a known config. (org.apache.kafka.clients.admin.AdminClientConfig)`,
+		`[2024-07-25 16:05:27,150] WARN The configuration 'listeners' was supplied but isn't a known config. (org.apache.kafka.clients.admin.AdminClientConfig)`,
+		`[2024-07-25 16:05:27,151] WARN The configuration 'authentication.realm' was supplied but isn't a known config. (org.apache.kafka.clients.admin.AdminClientConfig)`,
+	} {
+		p.Line([]byte(l), emit)
+	}
+	p.Flush(emit)
+	tl.Close()
+	fs := New(Config{}).Finish(tl, func(int) string { return "connect.log" }, nil)
+	none(t, fs, CodeMisspelledConfig)
+	got := find(fs, CodeUnknownConfig)
+	if len(got) != 2 {
+		t.Fatalf("%d unknown-config findings:\n%s", len(got), strings.Join(Lines(fs), "\n"))
+	}
+	for _, f := range got {
+		if f.Severity != Info {
+			t.Errorf("%s: %s", f.Severity, f.Message)
+		}
+	}
+	has(t, got[0], "admin client in connect.log", "3 keys", "'authentication.realm'")
+	has(t, got[1], "producer in connect.log", "5 keys", "'rest.port'")
+}
