@@ -168,7 +168,7 @@ func (m *Report) writeHeadline(t *textOut) {
 		t.line(fmt.Sprintf("  %-8s %s · %s", strings.ToUpper(f.Severity), Clean(f.Code), Clean(f.Message)))
 	}
 	if more := countAtLeast(fs, "warning") - shown; more > 0 {
-		t.line(fmt.Sprintf("  and %s more below", plural(more, "warning or critical finding", "warning or critical findings")))
+		t.line(fmt.Sprintf("  and %d more of warning or worse below", more))
 	}
 	switch {
 	case len(fs) == 0 && c.Transitions+c.Errors > 0:
@@ -440,9 +440,11 @@ func (m *Report) writeProducerErrors(t *textOut) {
 		parts = append(parts, fmt.Sprintf("%s %d", Clean(k), c.ByError[k]))
 	}
 	t.para("  by error: ", "    ", strings.Join(parts, " · "))
-	list := c.ErrorList
+	// In log time order: the timeline finishes errors in an order that
+	// depends on how the inputs were read (audit and watch differ).
+	list := append([]*timeline.ProducerError(nil), c.ErrorList...)
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
 	if !m.Full && len(list) > errorsShown {
-		list = append([]*timeline.ProducerError(nil), list...)
 		rank := func(pe *timeline.ProducerError) int {
 			r := 0
 			if pe.Match == timeline.MatchNone {
@@ -457,11 +459,6 @@ func (m *Report) writeProducerErrors(t *textOut) {
 		list = list[:errorsShown]
 		sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
 		t.p("  %d of them (unexplained and final ones first; --full lists all):\n", errorsShown)
-	} else if !sort.SliceIsSorted(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) }) {
-		// Live views get a topic-only final failure after the retries
-		// logged after it (its partition is settled later): show time order.
-		list = append([]*timeline.ProducerError(nil), list...)
-		sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
 	}
 	for _, pe := range list {
 		t.para("  ", "      ", c.errorLine(pe))
