@@ -1,0 +1,150 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/internal/gen"
+)
+
+// skimCorpus: every sample and incident log, and a generated set of every
+// era (Java producers in log4j and Spring layouts), as name → content.
+func skimCorpus(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	add := func(path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[path] = b
+	}
+	for _, dir := range []string{"../../shared/samples", "../testdata/samples", "../testdata/incidents", "testdata"} {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, ".golden") {
+				add(path)
+			}
+			return nil
+		})
+	}
+	if len(files) < 40 {
+		t.Fatalf("only %d sample files found", len(files))
+	}
+	for _, era := range gen.Eras {
+		for _, layout := range []string{gen.LayoutLog4j, gen.LayoutSpring} {
+			cfg := gen.DefaultConfig()
+			cfg.Era, cfg.ProducerLayout, cfg.Size, cfg.Seed = era, layout, 3<<20, 7
+			dir := t.TempDir()
+			if _, err := gen.Generate(cfg, dir); err != nil {
+				t.Fatal(err)
+			}
+			filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(path, ".log") {
+					add(path)
+				}
+				return nil
+			})
+		}
+	}
+	return files
+}
+
+type parsed struct {
+	events  []Event
+	stats   Stats
+	skimmed int64
+}
+
+func parseBoth(data []byte, slow bool) parsed {
+	p := New(time.UTC)
+	p.Now = func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }
+	p.skimSt.off = slow
+	var out parsed
+	emit := func(ev *Event) { out.events = append(out.events, *ev) }
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		n := p.skimSt.taken
+		p.Line(line, emit)
+		if os.Getenv("SKIM_SHOW") != "" && !slow && n == p.skimSt.taken && looksLikeHeader(line) {
+			fmt.Println("SLOW", string(line[:min(len(line), 200)]))
+		}
+	}
+	out.skimmed = p.skimSt.taken
+	p.Flush(emit)
+	out.stats = p.Stats
+	return out
+}
+
+// skimDiff names the first difference between the slow and the fast parse.
+func skimDiff(slow, fast parsed) string {
+	if !reflect.DeepEqual(slow.stats, fast.stats) {
+		return fmt.Sprintf("stats differ:\nslow %+v\nfast %+v", slow.stats, fast.stats)
+	}
+	if len(slow.events) != len(fast.events) {
+		return fmt.Sprintf("%d events the slow way, %d the fast way", len(slow.events), len(fast.events))
+	}
+	for i := range slow.events {
+		if !reflect.DeepEqual(slow.events[i], fast.events[i]) {
+			return fmt.Sprintf("event %d differs:\nslow %+v\nfast %+v", i, slow.events[i], fast.events[i])
+		}
+	}
+	return ""
+}
+
+// The fast path costs nothing in accuracy: every line of every sample,
+// incident and generated era parsed the slow way gives the same events and
+// the same source summary as with the fast path.
+func TestSkimEqualsSlowPath(t *testing.T) {
+	corpus := skimCorpus(t)
+	var lines, skimmed, genLines, genSkimmed int64
+	for name, data := range corpus {
+		slow, fast := parseBoth(data, true), parseBoth(data, false)
+		if d := skimDiff(slow, fast); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+		lines += fast.stats.Lines
+		skimmed += fast.skimmed
+		if strings.HasPrefix(name, os.TempDir()) {
+			genLines += fast.stats.Records
+			genSkimmed += fast.skimmed
+		}
+	}
+	t.Logf("%d files, %d lines, %d taken by the fast path (generated sets: %d of %d records)", len(corpus), lines, skimmed, genSkimmed, genLines)
+	// The generated sets are noise-dominated: most of their records must
+	// take the fast path, or it is not doing its job.
+	if genSkimmed*10 < genLines*8 {
+		t.Errorf("fast path took %d of %d generated records, want ≥ 80%%", genSkimmed, genLines)
+	}
+}
+
+// The comparison above catches a rule the fast path skips: pretend the
+// tables forgot the words of each logger kind the slow path reads, and
+// some file of the corpus must come out different.
+func TestSkimEquivalenceCatchesAForgottenRule(t *testing.T) {
+	corpus := skimCorpus(t)
+	defer func() { forgetRule = NumLoggerKinds }()
+	for _, lg := range []loggerKind{lgStateChange, lgController, lgPartition, lgServer, lgQuorum, lgProducerSender, lgClientCallback} {
+		forgetRule = lg
+		caught := false
+		for _, data := range corpus {
+			if skimDiff(parseBoth(data, true), parseBoth(data, false)) != "" {
+				caught = true
+				break
+			}
+		}
+		if !caught {
+			t.Errorf("skipping every line of logger kind %d went unnoticed", lg)
+		}
+	}
+}
