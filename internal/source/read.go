@@ -465,7 +465,7 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		defer zr.Close()
 		rd = zr
 	}
-	lr := NewLineReader(rd, MaxLine)
+	lr := newBlockReader(rd, MaxLine)
 	n := 0
 	for {
 		line, err := lr.Next()
