@@ -32,8 +32,11 @@ var ruleStarts = [NumLoggerKinds][]string{
 // logger may read message m.
 func ruleReads(lg loggerKind, m []byte) bool {
 	s := afterPrefix(m)
+	if len(s) == 0 {
+		return false
+	}
 	for _, w := range ruleStarts[lg] {
-		if bytes.HasPrefix(s, []byte(w)) {
+		if s[0] == w[0] && bytes.HasPrefix(s, []byte(w)) {
 			return true
 		}
 	}
@@ -183,16 +186,24 @@ func containsAny(m []byte, words []string) bool {
 	return false
 }
 
-// configShaped: configNotice may read m ("<Class>Config values:",
-// logUnused()'s "The configuration …" / "These configurations …").
+// configShaped: configNotice may read m (logUnused()'s lines, a
+// "<Class>Config values:" block's head).
 func configShaped(m []byte) bool {
 	if len(m) < 20 {
 		return false
 	}
 	if m[0] == 'T' {
-		return true
+		return bytes.HasPrefix(m, []byte(unusedKeysHead)) || bytes.HasPrefix(m, []byte(unknownKeyHead))
 	}
-	return m[0] >= 'A' && m[0] <= 'Z' && bytes.Contains(m[:min(len(m), 64)], []byte("Config values:"))
+	return m[0] >= 'A' && m[0] <= 'Z' && configBlockHead(m) > 0
+}
+
+// configBlockHead: the length of the class in "<Class>Config values:", or 0.
+func configBlockHead(m []byte) int {
+	if i := bytes.IndexByte(m[:min(len(m), 48)], ' '); i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+		return i
+	}
+	return 0
 }
 
 // fixedStamp: b is "yyyy-MM-dd HH:mm:ss,SSS" with every field in the
