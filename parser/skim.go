@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"slices"
 	"time"
 )
 
@@ -238,4 +239,31 @@ func (p *Parser) skimSync() {
 		sk.maxStale = false
 	}
 	sk.haveLast = false
+}
+
+// quietLoggers: loggers that write much of a broker's server.log and none
+// of whose records a rule reads, that mark no era and name no broker
+// (lgNone loggers under kafka., and the group coordinator's, whose two
+// rule lines quietKeep keeps). A log store may leave their records out of
+// its answer (QuietRecords).
+var quietLoggers = []string{
+	"kafka.log.LogCleaner", "kafka.log.LogCleanerManager$", "kafka.log.LogSegment", "kafka.log.ProducerStateManager",
+	"kafka.log.TimeIndex", "kafka.log.OffsetIndex", "kafka.log.TransactionIndex",
+	"kafka.coordinator.group.GroupCoordinator", "kafka.coordinator.group.GroupMetadataManager",
+	"kafka.coordinator.GroupCoordinator", "kafka.coordinator.GroupMetadataManager",
+}
+
+// quietKeep: words that make a quiet logger's record one a rule (or the
+// source summary) reads after all: the coordinator's rule starts, what
+// configNotice and brokerIdentity look for.
+var quietKeep = slices.Concat(ruleStarts[lgCoordinator], []string{
+	unknownKeyHead, unusedKeysHead, "Config values:", "heartbeat", "BrokerToControllerChannelManager", "-to-controller",
+})
+
+// QuietRecords names what a log store can leave out of the rows it
+// returns without changing any event: records whose first line ends with
+// " (L)" for a logger L of loggers, unless they carry a word of keep.
+// Only the source summary's counts (lines, records) differ.
+func QuietRecords() (loggers, keep []string) {
+	return slices.Clone(quietLoggers), slices.Clone(quietKeep)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,32 @@ func TestSkimEquivalenceCatchesAForgottenRule(t *testing.T) {
 		}
 		if !caught {
 			t.Errorf("skipping every line of logger kind %d went unnoticed", lg)
+		}
+	}
+}
+
+// What QuietRecords lets a store leave out is what the fast path skips in
+// any state: each logger is one whose records dispatch only counts (apart
+// from the kept words), and none marks an era.
+func TestQuietRecords(t *testing.T) {
+	loggers, keep := QuietRecords()
+	for _, lg := range loggers {
+		k := loggerClass([]byte(lg))
+		switch {
+		case k == lgNone && brokerInternal([]byte(lg)):
+		case k == lgCoordinator:
+			for _, w := range ruleStarts[k] {
+				if !slices.Contains(keep, w) {
+					t.Errorf("%s: rule start %q not kept", lg, w)
+				}
+			}
+		default:
+			t.Errorf("%s: logger kind %d has rules of its own", lg, k)
+		}
+		p := New(time.UTC)
+		p.markEraOf(k, []byte(lg), []byte("[Log partition=t-0, dir=/d] x"))
+		if p.Stats.Eras != 0 {
+			t.Errorf("%s marks an era", lg)
 		}
 	}
 }
