@@ -162,8 +162,11 @@ func Read(ctx context.Context, s Store, q Query, opt ReadOptions, fn func(*Row) 
 
 // fetch reads one chunk into out, retrying while nothing has been sent.
 func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- []Row) error {
-	wait := opt.Backoff
-	for attempt := 0; ; attempt++ {
+	var note func(int, error)
+	if opt.Retried != nil {
+		note = func(attempt int, err error) { opt.Retried(q.Window, attempt, err) }
+	}
+	return Retry(ctx, opt.Retries, Backoff{First: opt.Backoff}, func() error {
 		sent := false
 		batch := make([]Row, 0, batchRows)
 		// The messages of a batch share one slab: one allocation per
@@ -204,27 +207,18 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 		if errors.Is(err, errStop) {
 			return ctx.Err()
 		}
-		if sent || attempt >= opt.Retries || !retryable(err) || ctx.Err() != nil {
-			if sent {
-				// The rows of this chunk read so far are sent on; what
-				// follows them is missing.
-				if len(batch) > 0 {
-					select {
-					case out <- batch:
-					case <-ctx.Done():
-					}
+		if sent {
+			// The rows of this chunk read so far are sent on; what
+			// follows them is missing, and a retry would send the sent
+			// ones again.
+			if len(batch) > 0 {
+				select {
+				case out <- batch:
+				case <-ctx.Done():
 				}
 			}
-			return err
+			return final{err}
 		}
-		if opt.Retried != nil {
-			opt.Retried(q.Window, attempt+1, err)
-		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		wait *= 2
-	}
+		return err
+	}, note)
 }
