@@ -194,6 +194,78 @@ func TestTransitions(t *testing.T) {
 					t.Errorf("resent %v burst %d controller epoch %d", e.Resent, e.BurstID, e.ControllerEpoch)
 				}
 			}},
+		{"a broker's request lends its start, phases and finish to the partitions it applied",
+			Config{}, []parser.Event{
+				with(blank(parser.KindRequestStart, 0), func(e *parser.Event) { e.Broker, e.CorrelationID = 2, 5 }),
+				ph(10, 2, L, parser.PhaseEpochStart, "t", 0, 5),
+				with(blank(parser.KindRequestPhase, 12), func(e *parser.Event) { e.Broker, e.Role, e.Phase = 2, L, parser.PhaseStoppedFetchers }),
+				with(blank(parser.KindRequestFinished, 30), func(e *parser.Event) { e.Broker, e.CorrelationID, e.Elapsed = 2, 5, 30*time.Millisecond }),
+			}, false,
+			func(t *testing.T, c *collect, st *Stats) {
+				bt := c.find(t, "t", 0, 5).Brokers[0]
+				if !bt.Phases[parser.PhaseHandling].Equal(at(0)) || !bt.Phases[parser.PhaseStoppedFetchers].Equal(at(12)) ||
+					!bt.Phases[parser.PhaseFinished].Equal(at(30)) || bt.Elapsed != 30*time.Millisecond {
+					t.Errorf("%v elapsed %v", phaseTimes(bt), bt.Elapsed)
+				}
+			}},
+		{"a finish with another correlation id is not the request's",
+			Config{}, []parser.Event{
+				with(blank(parser.KindRequestStart, 0), func(e *parser.Event) { e.Broker, e.CorrelationID = 2, 5 }),
+				ph(10, 2, L, parser.PhaseEpochStart, "t", 0, 5),
+				with(blank(parser.KindRequestFinished, 30), func(e *parser.Event) { e.Broker, e.CorrelationID = 2, 6 }),
+			}, false,
+			func(t *testing.T, c *collect, st *Stats) {
+				if bt := c.find(t, "t", 0, 5).Brokers[0]; !bt.Phases[parser.PhaseFinished].IsZero() {
+					t.Errorf("%v", phaseTimes(bt))
+				}
+			}},
+		{"an epoch-less 'Removed fetcher' waits for the broker's next line to name the epoch",
+			Config{}, []parser.Event{ph(0, 2, L, parser.PhaseStoppedFetchers, "t", 0, Unknown), ph(5, 2, L, parser.PhaseEpochStart, "t", 0, 5)}, false,
+			func(t *testing.T, c *collect, st *Stats) {
+				bt := c.find(t, "t", 0, 5).Brokers[0]
+				if !bt.Phases[parser.PhaseStoppedFetchers].Equal(at(0)) || st.Orphans != 0 {
+					t.Errorf("%v orphans %d", phaseTimes(bt), st.Orphans)
+				}
+			}},
+		{"a failover whose new controller finds the old leader gone is that broker's failure",
+			Config{}, []parser.Event{
+				dec(0, 1, "t", 0, 4, 1, parser.CauseNewPartition),
+				with(blank(parser.KindControllerChange, 30_000), func(e *parser.Event) { e.Controller, e.Subjects = 2, []int32{2, 3} }),
+				with(blank(parser.KindControllerChange, 30_000), func(e *parser.Event) {
+					e.Controller, e.ControllerEpoch, e.Lifecycle = 2, 9, parser.LifeControllerElected
+				}),
+				dec(30_050, 2, "t", 0, 5, 2, parser.CauseUnknown),
+			}, false,
+			func(t *testing.T, c *collect, st *Stats) {
+				e := c.find(t, "t", 0, 5)
+				if e.Cause != parser.CauseBrokerFailure || !slices.Equal(e.CauseBrokers, []int32{1}) || e.ControllerEpoch != 9 || e.PreviousLeader != 1 {
+					t.Errorf("cause %v brokers %v controller epoch %d previous %d", e.Cause, e.CauseBrokers, e.ControllerEpoch, e.PreviousLeader)
+				}
+			}},
+		{"a refused truncation makes the open election unclean and is its follower's truncated phase",
+			Config{}, []parser.Event{
+				ph(0, 2, L, parser.PhaseReceived, "t", 0, 5),
+				with(blank(parser.KindTruncation, 40), func(e *parser.Event) { e.Broker, e.Topic, e.Partition, e.Unclean, e.Offset = 3, "t", 0, true, 100 }),
+			}, false,
+			func(t *testing.T, c *collect, st *Stats) {
+				e := c.find(t, "t", 0, 5)
+				if !e.Unclean || e.Cause != parser.CauseUnclean || len(e.Truncations) != 1 || len(st.Truncations) != 1 ||
+					!e.broker(3).Phases[parser.PhaseTruncated].Equal(at(40)) || !e.End.Equal(at(40)) {
+					t.Errorf("%+v", e)
+				}
+			}},
+		{"a rejected ISR change marks the shrink before it, not a new change",
+			Config{}, []parser.Event{
+				with(blank(parser.KindISRChange, 0), func(e *parser.Event) {
+					e.Broker, e.Topic, e.Partition, e.PrevISR, e.ISR = 2, "t", 0, []int32{1, 2}, []int32{2}
+				}),
+				with(blank(parser.KindISRChange, 5), func(e *parser.Event) { e.Broker, e.Topic, e.Partition, e.Rejected = 2, "t", 0, true }),
+			}, false,
+			func(t *testing.T, c *collect, st *Stats) {
+				if len(st.ISRChanges) != 1 || !st.ISRChanges[0].Rejected {
+					t.Errorf("%+v", st.ISRChanges)
+				}
+			}},
 		{"Advance hands an election over EmitAfter after its last line, not before",
 			Config{Quiet: time.Second, EmitAfter: 2 * time.Second}, []parser.Event{
 				ph(0, 2, L, parser.PhaseReceived, "t", 0, 5), ph(1900, 9, F, parser.PhaseReceived, "u", 0, 1),
