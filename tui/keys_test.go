@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -55,5 +56,28 @@ func TestKeysDispatchThroughTable(t *testing.T) {
 	press(m, "/") // ctrl+c quits even while searching
 	if cmd := m.key(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil {
 		t.Error("ctrl+c does not quit")
+	}
+}
+
+// The hint bar names only keys the table binds.
+func TestHintBarKeysAreBound(t *testing.T) {
+	m := model(400, 30, snap(0, nil))
+	for _, v := range []view{viewElections, viewDetail, viewHistogram} {
+		m.view = v
+		for _, item := range strings.Split(ansi.Strip(m.hintBar()), "  ") {
+			keys, _, ok := strings.Cut(item, ":")
+			if !ok {
+				t.Fatalf("view %d: hint %q", v, item)
+			}
+			names := strings.Split(keys, "/")
+			if keys == "/" {
+				names = []string{"/"}
+			}
+			for _, k := range names {
+				if keyBindings[k] == nil {
+					t.Errorf("view %d: hint %q names %q, which no binding has", v, item, k)
+				}
+			}
+		}
 	}
 }
