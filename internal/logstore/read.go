@@ -166,9 +166,11 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 	if opt.Retried != nil {
 		note = func(attempt int, err error) { opt.Retried(q.Window, attempt, err) }
 	}
-	return Retry(ctx, opt.Retries, Backoff{First: opt.Backoff}, func() error {
-		sent := false
-		batch := make([]Row, 0, batchRows)
+	var batch []Row // read and not yet sent
+	sent := false
+	err := Retry(ctx, opt.Retries, Backoff{First: opt.Backoff}, func() error {
+		sent = false
+		batch = make([]Row, 0, batchRows)
 		// The messages of a batch share one slab: one allocation per
 		// batch instead of one per row (the garbage collector's share of
 		// reading 1 GB was a fifth of the client's time).
@@ -202,23 +204,26 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 					return ctx.Err()
 				}
 			}
+			batch = nil
 			return nil
 		}
 		if errors.Is(err, errStop) {
+			batch = nil
 			return ctx.Err()
 		}
 		if sent {
-			// The rows of this chunk read so far are sent on; what
-			// follows them is missing, and a retry would send the sent
-			// ones again.
-			if len(batch) > 0 {
-				select {
-				case out <- batch:
-				case <-ctx.Done():
-				}
-			}
+			// A retry would send the rows sent so far again.
 			return final{err}
 		}
 		return err
 	}, note)
+	if err != nil && sent && len(batch) > 0 {
+		// The rows of this chunk read so far are sent on; what follows
+		// them is missing.
+		select {
+		case out <- batch:
+		case <-ctx.Done():
+		}
+	}
+	return err
 }
