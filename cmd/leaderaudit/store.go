@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/internal/follow"
 	"github.com/leaderaudit/leaderaudit/internal/logstore"
-	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 
@@ -60,7 +59,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		Read: logstore.ReadOptions{
 			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency, Retries: retries(sf.StoreRetries),
 			Retried: func(w logstore.Window, attempt int, err error) {
-				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, textfmt.Clean(err.Error()))
 			},
 		},
 	}
@@ -69,11 +68,11 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		in.Query.End = time.Now()
 	}
 	var st *source.StoreStatus
-	err = retry(ctx, sf.StoreRetries, func() error {
+	err = logstore.Retry(ctx, sf.StoreRetries, logstore.Backoff{}, func() error {
 		st, err = rd.AddStore(ctx, in)
 		return err
 	}, func(attempt int, err error) {
-		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, textfmt.Clean(err.Error()))
 	})
 	return st, err
 }
@@ -93,26 +92,6 @@ func retries(n int) int {
 		return -1
 	}
 	return n
-}
-
-// retry runs fn, and again up to n times with backoff from 500 ms while it
-// fails in a way a retry may cure (a connection error, a 5xx).
-func retry(ctx context.Context, n int, fn func() error, note func(int, error)) error {
-	wait := 500 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := fn()
-		var se *logstore.StatusError
-		if err == nil || attempt > n || (errors.As(err, &se) && !se.Temporary()) || ctx.Err() != nil {
-			return err
-		}
-		note(attempt, err)
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		wait *= 2
-	}
 }
 
 // window describes a query window for a note.
@@ -135,7 +114,7 @@ func storeNotes(st *source.StoreStatus, stderr io.Writer) []string {
 	var notes []string
 	note := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", st.Name, report.Clean(msg))
+		fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", st.Name, textfmt.Clean(msg))
 		notes = append(notes, st.Name+": "+msg)
 	}
 	if st.Err != nil {
@@ -190,7 +169,7 @@ type tailStream struct {
 func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 	streams := map[string]*tailStream{}
 	var last time.Time
-	wait := 500 * time.Millisecond
+	backoff := logstore.Backoff{Max: 30 * time.Second}
 	for {
 		q := logstore.Query{Text: t.query, Window: logstore.Window{Start: t.since}}
 		resume := last
@@ -227,19 +206,15 @@ func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		var se *logstore.StatusError
-		if errors.As(err, &se) && !se.Temporary() {
+		if err != nil && !logstore.Retryable(err) {
 			return err
 		}
 		if got {
-			wait = 500 * time.Millisecond
+			backoff.Reset()
 		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
+		if backoff.Wait(ctx) != nil {
 			return nil
 		}
-		wait = min(2*wait, 30*time.Second)
 	}
 }
 
