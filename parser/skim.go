@@ -52,6 +52,18 @@ var clientWords = []string{
 	"Got error produce response", "Received invalid metadata error",
 }
 
+// libraryWords: literals every sarama, franz-go, kafka-go, librdkafka and
+// KafkaJS line a rule reads carries, in whatever layout it comes. Their
+// own layouts never take the fast path; these keep such a line the slow
+// way even when an application's log4j layout wraps it.
+var libraryWords = []string{
+	"producer/", "Retrying batch for ", "consumer/broker/",
+	"kip-951", "batch in a produce request failed", "metadata update triggered",
+	"error writing messages to ", "failed to read from current broker",
+	"|MSGSET|", "|BROKERUA|", "|LEADERUA|",
+	"Response Produce(", "Request Produce(",
+}
+
 // skimState is what the fast path defers: the newest record's stamp, whose
 // wall-clock key and time the slow path builds only when it needs them.
 type skimState struct {
@@ -162,7 +174,7 @@ func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
 		if brokerInternal(logger) {
 			return true
 		}
-		return !mayBeClientFailure(lv, m) && !containsAny(m, clientWords)
+		return !mayBeClientFailure(lv, m) && !containsAny(m, clientWords) && !containsAny(m, libraryWords)
 	}
 	return lg == forgetRule
 }

@@ -175,3 +175,27 @@ func TestQuietRecords(t *testing.T) {
 		}
 	}
 }
+
+// A client library's line inside an application's log4j layout goes the
+// slow way (its words are in libraryWords); the application's own does not.
+func TestSkimLeavesLibraryLines(t *testing.T) {
+	p := New(time.UTC)
+	emit := func(*Event) {}
+	p.Line([]byte("[2024-03-11 10:00:00,000] INFO Started (com.acme.App)"), emit)
+	for _, c := range []struct {
+		line string
+		fast bool
+	}{
+		{"[2024-03-11 10:00:00,001] INFO Published 12 orders in 3 ms (com.acme.App)", true},
+		{"[2024-03-11 10:00:00,002] INFO producer/broker/1 state change to [retrying] on orders/0 because kafka server: Request was for a topic or partition that does not exist on this broker (com.acme.Sarama)", false},
+		{"[2024-03-11 10:00:00,003] INFO %4|1709976000.003|MSGSET|rdkafka#producer-1| [thrd:b1:9092/1]: b1:9092/1: orders [0]: MessageSet with 1 message(s) (MsgId 0, BaseSeq -1) encountered error: Broker: Not leader for partition (retrying) (com.acme.Rd)", false},
+		{"[2024-03-11 10:00:00,004] WARN Slow call to inventory took 2 s (com.acme.App)", true},
+		{"[2024-03-11 10:00:00,005] WARN Failed to send the batch (com.acme.App)", false},
+	} {
+		n := p.skimSt.taken
+		p.Line([]byte(c.line), emit)
+		if got := p.skimSt.taken > n; got != c.fast {
+			t.Errorf("fast path %v, want %v: %s", got, c.fast, c.line)
+		}
+	}
+}
