@@ -273,9 +273,10 @@ var quietKeep = slices.Concat(ruleStarts[lgCoordinator], []string{
 })
 
 // QuietRecords names what a log store can leave out of the rows it
-// returns without changing any event: records whose first line ends with
-// " (L)" for a logger L of loggers, unless they carry a word of keep.
-// Only the source summary's counts (lines, records) differ.
+// returns without changing any event: records with a line that ends with
+// " (L)" for a logger L of loggers (the header's logger, or on a line of
+// its own after a block), unless they carry a word of keep. Only the
+// source summary's counts (lines, records) differ.
 func QuietRecords() (loggers, keep []string) {
 	return slices.Clone(quietLoggers), slices.Clone(quietKeep)
 }
