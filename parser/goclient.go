@@ -24,8 +24,14 @@ func parseBare(b []byte, loc *time.Location, r *Record) bool {
 		return false
 	}
 	if b[0] == '[' {
-		if (b[1] == 'S' || b[1] == 's') && bytes.HasPrefix(b[2:], []byte("arama] ")) {
-			return parseSarama(b[len("[Sarama] "):], loc, r)
+		if (b[1] == 'S' || b[1] == 's') && bytes.HasPrefix(b[2:], []byte("arama]")) {
+			// log.New(w, "[sarama]", ...) without the space is as common
+			// as sarama's own "[Sarama] " (client.md §11).
+			b = b[len("[Sarama]"):]
+			if b[0] == ' ' {
+				b = b[1:]
+			}
+			return parseSarama(b, loc, r)
 		}
 		// kgo.BasicLogger: "[WARN] msg; key: val, key: val".
 		e := bytes.IndexByte(b[:min(len(b), 8)], ']')
@@ -81,15 +87,27 @@ func kafkaGoMsg(m []byte) bool {
 		bytes.HasPrefix(m, []byte("failed to read from current broker for partition "))
 }
 
+// goClient reads a Go client's message by its shape, whatever layout
+// carried it: the clients print through whatever logger the application
+// hands them (logrus, zap, zerolog wrap sarama's Printf; client.md §11).
 func (p *Parser) goClient() {
-	switch p.rec.Layout {
-	case LayoutSarama:
-		p.sarama()
-	case LayoutFranzGo:
+	m := p.rec.Msg
+	switch {
+	case p.rec.Layout == LayoutFranzGo || franzMsg(m):
 		p.franzGo()
-	case LayoutKafkaGo:
+	case p.rec.Layout == LayoutKafkaGo || kafkaGoMsg(m):
 		p.kafkaGo()
+	case p.rec.Layout == LayoutSarama || saramaMsg(m):
+		p.sarama()
 	}
+}
+
+// franzMsg: franz-go messages the audit reads, for layouts that do not
+// say franz-go wrote them.
+func franzMsg(m []byte) bool {
+	return bytes.HasPrefix(m, []byte("moving producing partition due to kip-951 ")) ||
+		bytes.HasPrefix(m, []byte("moving consuming partition due to kip-951 ")) ||
+		bytes.HasPrefix(m, []byte("batch in a produce request failed; "))
 }
 
 // saramaTPBecause reads sarama's "... <marker>%s/%d because %v": the
@@ -240,6 +258,36 @@ func (p *Parser) franzGo() {
 	}
 	msg, kv := s[:i], s[i+2:]
 	switch string(msg) {
+	case "moving producing partition due to kip-951 not_leader_for_partition",
+		"moving consuming partition due to kip-951 not_leader_for_partition":
+		// topics_and_partitions.go (v1.17+): a Produce or Fetch response
+		// refused the partition and named its new leader (KIP-951), so
+		// the client moved it without a metadata request. One line per
+		// refused partition: "topic: T, partition: P, new_leader: N,
+		// new_leader_epoch: E, old_leader: O, old_leader_epoch: E".
+		t, ok := kvValue(kv, "topic")
+		if !ok || !validTopic(t) {
+			return
+		}
+		pv, _ := kvValue(kv, "partition")
+		part := atoi32(pv)
+		if part == Unknown {
+			return
+		}
+		if msg[len("moving ")] == 'c' {
+			p.goFetchError(string(t), part, "NOT_LEADER_FOR_PARTITION", s)
+			return
+		}
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition, ev.Error = string(t), part, "NOT_LEADER_FOR_PARTITION"
+		if v, ok := kvValue(kv, "new_leader"); ok {
+			ev.Leader = atoi32(v)
+		}
+		if v, ok := kvValue(kv, "old_leader"); ok {
+			ev.PrevLeader = atoi32(v)
+		}
+		p.noteErrorEra(ev.Error)
+		p.send()
 	case "batch in a produce request failed":
 		// sink.go: broker, topic, partition, err, err_is_retryable,
 		// max_retries_reached. Logged when the batch fails for good.

@@ -400,7 +400,7 @@ func (p *Parser) record(line []byte) {
 		p.haveMax = true
 	}
 	p.lastKey = k
-	if len(p.held) > 0 && (r.Layout != LayoutSarama || !saramaSeq(r.Msg)) {
+	if len(p.held) > 0 && !saramaSeq(r.Msg) {
 		p.flushHeld()
 	}
 	p.dispatch(line, true)
@@ -470,6 +470,12 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			if p.broker(lgStateChange) {
 				return
 			}
+		}
+		if saramaMsg(m) || franzMsg(m) {
+			// A Go client behind the application's own logger (zerolog
+			// names none; logrus and zap name what the application chose).
+			p.goClient()
+			return
 		}
 		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
 			// KafkaJS names its client in every line (049).

@@ -1,0 +1,74 @@
+package parser
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Lines the client libraries wrote themselves (internal/conformance:
+// sarama v1.61.1, franz-go v1.22.3, producing to kfake while leaders
+// moved), trimmed to the first three NOT_LEADER responses with the lines
+// around them. Each response is one producer error on its partition, and
+// nothing else in the file is one.
+var clientCaptures = []struct {
+	file  string
+	parts []int32 // partitions of the producer errors, in order
+	first string  // time of the first, UTC
+}{
+	// log.New(w, "[sarama]", log.LstdFlags|log.Lmicroseconds): no space.
+	{"sarama-std-nospace.log", []int32{1, 1, 0}, "2026-12-03 15:54:34.439"},
+	// logrus TextFormatter, sarama.Logger = logger.WithField("component", "sarama").
+	{"sarama-logrus.log", []int32{4, 3, 2}, "2026-12-03 15:54:39.387"},
+	// zap JSON (NewProductionEncoderConfig), zap.NewStdLog(logger.Named("sarama")).
+	{"sarama-zap-json.log", []int32{3, 4, 3}, "2026-12-03 15:54:44.342"},
+	// zap console (NewDevelopmentEncoderConfig), Named("sarama").
+	{"sarama-zap-console.log", []int32{1, 1, 0}, "2026-12-03 15:54:49.285"},
+	// log.New(zerolog.New(w).With().Timestamp().Str("component", "sarama").Logger(), "", 0).
+	{"sarama-zerolog.log", []int32{5, 5, 0}, "2026-12-03 15:54:54.000"},
+	// kgo.BasicLogger at Info with an RFC 3339 prefix.
+	{"franz-go-info.log", []int32{4, 3, 2}, "2026-12-03 15:54:59.370"},
+	// The same at Debug: many more lines, the same three errors.
+	{"franz-go-debug.log", []int32{5, 5, 0}, "2026-12-03 15:55:04.344"},
+}
+
+func TestClientCaptures(t *testing.T) {
+	for _, c := range clientCaptures {
+		t.Run(c.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("..", "testdata", "clients", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			p := New(time.UTC)
+			var got []Event
+			emit := func(e *Event) {
+				if e.Kind == KindProducerError {
+					got = append(got, *e)
+				}
+			}
+			sc := bufio.NewScanner(f)
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			for sc.Scan() {
+				p.Line(sc.Bytes(), emit)
+			}
+			p.Flush(emit)
+			var parts []int32
+			for _, e := range got {
+				if e.Topic != "orders" || e.Error != "NOT_LEADER_FOR_PARTITION" || e.Final {
+					t.Errorf("line %d: %s-%d %s final=%v", e.Line, e.Topic, e.Partition, e.Error, e.Final)
+				}
+				parts = append(parts, e.Partition)
+			}
+			if fmt.Sprint(parts) != fmt.Sprint(c.parts) {
+				t.Fatalf("partitions %v, want %v", parts, c.parts)
+			}
+			if ts := got[0].Time.UTC().Format("2006-01-02 15:04:05.000"); ts != c.first {
+				t.Errorf("first at %s, want %s", ts, c.first)
+			}
+		})
+	}
+}
