@@ -55,8 +55,19 @@ func errorName(exc []byte) string {
 		return "NETWORK_EXCEPTION"
 	case bytes.Contains(exc, []byte("Expiring ")) && bytes.Contains(exc, []byte("record(s) for ")):
 		return "BATCH_EXPIRED"
+	// librdkafka's rd_kafka_err2str texts (rdkafka.c _ERR_DESC).
 	case bytes.Contains(exc, []byte("Broker: Not leader for partition")):
 		return "NOT_LEADER_FOR_PARTITION"
+	case bytes.Contains(exc, []byte("Broker: Leader not available")):
+		return "LEADER_NOT_AVAILABLE"
+	case bytes.Contains(exc, []byte("Broker: Not enough in-sync replicas")):
+		return "NOT_ENOUGH_REPLICAS"
+	case bytes.Contains(exc, []byte("Broker: Message(s) written to insufficient number of in-sync replicas")):
+		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	case bytes.Contains(exc, []byte("Broker: Leader epoch is older than broker epoch")):
+		return "FENCED_LEADER_EPOCH"
+	case bytes.Contains(exc, []byte("Broker: Leader epoch is newer than broker epoch")):
+		return "UNKNOWN_LEADER_EPOCH"
 	case bytes.Contains(exc, []byte("in the middle of a leadership election")):
 		return "LEADER_NOT_AVAILABLE"
 	// sarama's KError texts (errors.go).
@@ -340,16 +351,36 @@ func (p *Parser) clientFailure() {
 	p.send()
 }
 
-// librdkafka: debug facility lines around leader changes (client.md §7.1):
-// LEADERUA "t [p]: leader unavailable: produce: Broker: Not leader for partition".
+// librdkafka's debug lines that name a partition a request failed on
+// (read at v0.11.6, v1.0.0, v1.5.0, v1.9.0, v2.11.1):
+//
+//   - MSGSET (debug=msg, all versions), one per failed batch:
+//     "T [P]: MessageSet with N message(s) [(MsgId M, BaseSeq S) ]encountered
+//     error: ERR (actions A)[ [NOT LEADER]]" (rdkafka_request.c
+//     rd_kafka_handle_Produce_error; 1.0+ adds MsgId/BaseSeq).
+//   - LEADERUA (≤1.2) / BROKERUA (1.3+) (debug=topic), from
+//     rd_kafka_toppar_leader_unavailable: "T [P]: leader|broker unavailable:
+//     produce|fetch: ERR". On produce it follows that batch's MSGSET.
+//
+// REQERR ("ProduceRequest failed: ERR: actions A") names no partition and
+// repeats what MSGSET says: not read. So a response is one producer error
+// whichever of the debug contexts is on (client.md §11: 2.11 logs all
+// three per NOT_LEADER response).
 func (p *Parser) librdkafka() {
 	r := &p.rec
-	if string(r.Logger) != "LEADERUA" {
+	fac := string(r.Logger)
+	if fac != "LEADERUA" && fac != "BROKERUA" && fac != "MSGSET" {
 		return
 	}
 	s := r.Msg
 	if i := bytes.Index(s, []byte("]: ")); i >= 0 && bytes.HasPrefix(s, []byte("[thrd:")) {
 		s = s[i+3:]
+	}
+	if fac == "MSGSET" {
+		// Broker-scoped: "host:port/id: " before the partition.
+		if i := bytes.Index(s, []byte(": ")); i > 0 && bytes.IndexByte(s[:i], ' ') < 0 && bytes.IndexByte(s[:i], '/') > 0 {
+			s = s[i+2:]
+		}
 	}
 	sp := bytes.Index(s, []byte(" ["))
 	if sp <= 0 {
@@ -363,13 +394,47 @@ func (p *Parser) librdkafka() {
 	if part == Unknown || !validTopic(s[:sp]) {
 		return
 	}
-	ev := p.start(KindProducerError)
-	ev.Topic, ev.Partition = string(s[:sp]), part
-	ev.ClientID = string(r.Thread)
-	ev.Error = errorName(s)
-	if ev.Error == "" {
-		ev.Error = "LEADER_NOT_AVAILABLE"
+	t, rest := s[:sp], s[sp+e+1:]
+	cid := string(r.Thread)
+	if fac == "MSGSET" {
+		x := bytes.Index(rest, []byte(" encountered error: "))
+		if x < 0 {
+			return
+		}
+		errText := rest[x+len(" encountered error: "):]
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition, ev.ClientID = string(t), part, cid
+		if ev.Error = errorName(errText); ev.Error == "" {
+			return
+		}
+		// "Permanent": librdkafka fails the batch instead of retrying.
+		if a := bytes.Index(errText, []byte(" (actions ")); a >= 0 && bytes.Contains(errText[a:], []byte("Permanent")) {
+			ev.Final = true
+		}
+		p.lastRdk.client, p.lastRdk.topic, p.lastRdk.partition = cid, ev.Topic, part
+		p.noteProducer(cid)
+		p.send()
+		return
 	}
+	// ": leader unavailable: produce: ERR" / ": broker unavailable: fetch: ERR".
+	fetch := bytes.Contains(rest, []byte(" unavailable: fetch: "))
+	errName := errorName(rest)
+	if errName == "" {
+		errName = "LEADER_NOT_AVAILABLE"
+	}
+	if fetch {
+		p.goFetchError(string(t), part, errName, s)
+		return
+	}
+	if lr := &p.lastRdk; lr.client == cid && lr.partition == part && lr.topic == string(t) {
+		// The MSGSET line just before said it (same client, partition).
+		lr.topic = ""
+		return
+	}
+	ev := p.start(KindProducerError)
+	ev.Topic, ev.Partition = string(t), part
+	ev.ClientID = cid
+	ev.Error = errName
 	p.noteProducer(ev.ClientID)
 	p.send()
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Lines the client libraries wrote themselves (internal/conformance:
-// sarama v1.61.1, franz-go v1.22.3, producing to kfake while leaders
+// sarama v1.61.1, franz-go v1.22.3, librdkafka 2.11.1, producing to kfake while leaders
 // moved), trimmed to the first three NOT_LEADER responses with the lines
 // around them. Each response is one producer error on its partition, and
 // nothing else in the file is one.
@@ -33,6 +33,14 @@ var clientCaptures = []struct {
 	{"franz-go-info.log", []int32{4, 3, 2}, "2026-12-03 15:54:59.370"},
 	// The same at Debug: many more lines, the same three errors.
 	{"franz-go-debug.log", []int32{5, 5, 0}, "2026-12-03 15:55:04.344"},
+	// confluent-kafka-go v2.11.1 (librdkafka 2.11.1), default stderr logger,
+	// debug=topic,msg,broker,protocol: REQERR, MSGSET and BROKERUA for each
+	// response, one error.
+	{"librdkafka.log", []int32{2, 1, 0}, "2026-12-03 16:00:13.694"},
+	// debug=topic: BROKERUA alone.
+	{"librdkafka-topic.log", []int32{0, 2, 3}, "2026-12-03 16:00:18.894"},
+	// debug=msg: MSGSET alone.
+	{"librdkafka-msg.log", []int32{5, 5, 0}, "2026-12-03 16:00:23.972"},
 }
 
 func TestClientCaptures(t *testing.T) {

@@ -286,7 +286,6 @@ func (p *Parser) franzGo() {
 		if v, ok := kvValue(kv, "old_leader"); ok {
 			ev.PrevLeader = atoi32(v)
 		}
-		p.noteErrorEra(ev.Error)
 		p.send()
 	case "batch in a produce request failed":
 		// sink.go: broker, topic, partition, err, err_is_retryable,

@@ -220,6 +220,12 @@ type Parser struct {
 		t         time.Time
 		attempts  int64
 	}
+	// lastRdk: the partition of librdkafka's last MSGSET error, which the
+	// BROKERUA line after it repeats.
+	lastRdk struct {
+		client, topic string
+		partition     int32
+	}
 	rec Record
 	ev  Event
 	// held: sarama retries waiting for the lines that name their attempt
