@@ -70,6 +70,9 @@ func errorName(exc []byte) string {
 		return "UNKNOWN_LEADER_EPOCH"
 	case bytes.Contains(exc, []byte("in the middle of a leadership election")):
 		return "LEADER_NOT_AVAILABLE"
+	// KafkaJS's protocol/error.js texts.
+	case bytes.Contains(exc, []byte("This server is not the leader for that topic-partition")):
+		return "NOT_LEADER_FOR_PARTITION"
 	// sarama's KError texts (errors.go).
 	case bytes.Contains(exc, []byte("not the leader for some partition")):
 		return "NOT_LEADER_FOR_PARTITION"
@@ -437,4 +440,53 @@ func (p *Parser) librdkafka() {
 	ev.Error = errName
 	p.noteProducer(ev.ClientID)
 	p.send()
+}
+
+// kafkajs reads KafkaJS's JSON logger (kafkajs 2.2.4 src/network/connection.js,
+// src/producer/sendMessages.js). A Produce response that failed is logged
+// at ERROR, and once more at DEBUG when the level is debug:
+//
+//	{"level":"ERROR",...,"logger":"kafkajs","message":"[Connection] Response Produce(key: 0, version: 7)",
+//	 "broker":"127.0.0.1:34871","clientId":"kafkajs-info","error":"This server is not the leader for that
+//	 topic-partition","correlationId":70,"size":158}
+//
+// It names neither topic nor partition, and neither does the DEBUG
+// "[Connection] Request Produce" line of the same correlation id, nor the
+// "[Producer] Failed to send messages: …" line after it (client.md §11):
+// one producer error per response, partition unknown. It reports whether
+// the record was one of these.
+func (p *Parser) kafkajs() bool {
+	r := &p.rec
+	m := r.Msg
+	switch {
+	case bytes.HasPrefix(m, []byte("[Connection] Response Produce(")):
+		if len(r.Stack) == 0 {
+			return true
+		}
+		errName := errorName(r.Stack)
+		if errName == "" {
+			return true
+		}
+		cid := string(r.Thread)
+		if lk := &p.lastKJS; r.HasCorr && lk.corr == r.Corr && lk.client == cid && lk.conn == string(r.Conn) {
+			// The DEBUG copy of the ERROR line before it.
+			return true
+		}
+		ev := p.start(KindProducerError)
+		ev.ClientID, ev.Error = cid, errName
+		if r.HasCorr {
+			ev.CorrelationID = r.Corr
+			p.lastKJS.client, p.lastKJS.conn, p.lastKJS.corr = cid, string(r.Conn), r.Corr
+		}
+		if len(r.Conn) > 0 {
+			ev.Text = "broker " + string(r.Conn)
+		}
+		p.noteProducer(cid)
+		p.send()
+		return true
+	case bytes.HasPrefix(m, []byte("[Producer] Failed to send messages: ")):
+		// The response above said it.
+		return true
+	}
+	return false
 }

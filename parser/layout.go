@@ -86,6 +86,12 @@ type Record struct {
 	// Stack holds a JSON layout's stack_trace field, which carries what a
 	// text layout would print on continuation lines.
 	Stack []byte
+	// Conn and Corr: the broker connection and correlation id KafkaJS's
+	// JSON logger names on its request and response lines (HasCorr: the
+	// line has one).
+	Conn    []byte
+	Corr    int64
+	HasCorr bool
 }
 
 func digits(b []byte, n int) (int, bool) {

@@ -226,6 +226,12 @@ type Parser struct {
 		client, topic string
 		partition     int32
 	}
+	// lastKJS: KafkaJS's last Produce response error, which its DEBUG
+	// copy repeats.
+	lastKJS struct {
+		client, conn string
+		corr         int64
+	}
 	rec Record
 	ev  Event
 	// held: sarama retries waiting for the lines that name their attempt
@@ -487,6 +493,9 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			// KafkaJS names its client in every line (049).
 			p.noteClient(string(r.Thread))
 			p.Stats.Eras |= EraKafkaJS
+			if p.kafkajs() {
+				return
+			}
 		}
 		if len(p.Stats.Brokers) == 0 && (len(r.Msg) > 1 && r.Msg[1]|0x20 == 'b' || len(r.Thread) > 0 && r.Thread[0] == 'B') {
 			// Only "[Broker…"/"[broker-…" messages and "BrokerTo…" threads.

@@ -176,6 +176,9 @@ func checkResponses(t *testing.T, name string, truth []NotLeader, recs []record)
 		if r.Topic != "" && r.Topic != topic {
 			t.Errorf("%s: record at line %d names topic %q", name, r.Line, r.Topic)
 		}
+		if r.Partition != nil {
+			t.Errorf("%s: record at line %d names partition %d, which no line of the client gives", name, r.Line, *r.Partition)
+		}
 	}
 }
 
