@@ -33,6 +33,10 @@ var clientCaptures = []struct {
 	{"franz-go-info.log", []int32{4, 3, 2}, "2026-12-03 15:54:59.370"},
 	// The same at Debug: many more lines, the same three errors.
 	{"franz-go-debug.log", []int32{5, 5, 0}, "2026-12-03 15:55:04.344"},
+	// The same against Kafka 3.6's API versions (Produce v9, before
+	// KIP-951): only DEBUG "produced; … to: orders[1{retrying@0,1(ERR)}]"
+	// names the partition.
+	{"franz-go-debug-3.6.log", []int32{1, 0, 2}, "2026-12-03 16:07:44.888"},
 	// confluent-kafka-go v2.11.1 (librdkafka 2.11.1), default stderr logger,
 	// debug=topic,msg,broker,protocol: REQERR, MSGSET and BROKERUA for each
 	// response, one error.

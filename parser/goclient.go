@@ -311,6 +311,16 @@ func (p *Parser) franzGo() {
 		ev.Topic, ev.Partition, ev.Error, ev.Final = string(t), part, errName, true
 		p.noteErrorEra(errName)
 		p.send()
+	case "produced":
+		// DEBUG, sink.go handleReqResp: "broker: B, to: T[P{…}, P{…}], T2[…]",
+		// one entry per partition of the response. Before KIP-951
+		// (Produce < v10, brokers < 3.7) the only line that names a
+		// retried partition: "P{retrying@OFFSET,N(ERR: text)}". A KIP-951
+		// move ("move:…") is the INFO line's; a batch failed for good
+		// ("err@…") is "batch in a produce request failed"'s.
+		if i := bytes.Index(kv, []byte("to: ")); i >= 0 {
+			p.franzProduced(kv[i+len("to: "):])
+		}
 	case "immediate metadata update triggered", "metadata update triggered":
 		// why: "fetch had inner topic errors from broker 1: NOT_LEADER_FOR_PARTITION{orders[3 5] pay[1]}, ..."
 		w := bytes.Index(kv, []byte("why: fetch had inner topic errors from broker "))
@@ -323,6 +333,38 @@ func (p *Parser) franzGo() {
 			return
 		}
 		p.franzFetchErrors(why[c+2:], s)
+	}
+}
+
+// franzProduced reads the "to" list of franz-go's "produced" line.
+func (p *Parser) franzProduced(b []byte) {
+	for n := 0; n < 64 && len(b) > 0; n++ {
+		o := bytes.IndexByte(b, '[')
+		if o <= 0 {
+			return
+		}
+		t := b[:o]
+		b = b[o+1:]
+		for len(b) > 0 && b[0] != ']' {
+			c := bytes.IndexByte(b, '{')
+			e := bytes.IndexByte(b, '}')
+			if c <= 0 || e < c {
+				return
+			}
+			part, body := atoi32(b[:c]), b[c+1:e]
+			b = bytes.TrimPrefix(b[e+1:], []byte(", "))
+			if part == Unknown || !bytes.HasPrefix(body, []byte("retrying@")) || !validTopic(t) {
+				continue
+			}
+			errName := errorName(body)
+			if errName == "" {
+				continue
+			}
+			ev := p.start(KindProducerError)
+			ev.Topic, ev.Partition, ev.Error = string(t), part, errName
+			p.send()
+		}
+		b = bytes.TrimPrefix(bytes.TrimPrefix(b, []byte("]")), []byte(", "))
 	}
 }
 

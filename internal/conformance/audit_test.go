@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // leaderaudit is the tool under test, built once from the checkout this
@@ -87,6 +89,8 @@ type workload struct {
 	// noPartition: the client's lines name no partition (kafkajs): a
 	// record per response, partition null.
 	noPartition bool
+	// versions: the cluster's API versions (nil: Kafka 3.9's).
+	versions *kversion.Versions
 }
 
 const (
@@ -98,7 +102,7 @@ const (
 
 // run drives one workload and checks its log against the truth.
 func run(t *testing.T, w workload) {
-	c, err := NewCluster(3, topic, partitions)
+	c, err := NewCluster(3, topic, partitions, w.versions)
 	if err != nil {
 		t.Fatal(err)
 	}

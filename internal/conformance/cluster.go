@@ -64,15 +64,19 @@ type reqKey struct {
 	conn   int
 }
 
-// NewCluster starts brokers brokers with one topic of partitions partitions.
-// Produce stops at v11 (Kafka 3.9): from v13 the wire names topics by id.
-func NewCluster(brokers int, topic string, partitions int32) (*Cluster, error) {
+// NewCluster starts brokers brokers with one topic of partitions partitions,
+// speaking the API versions of vs (nil: Kafka 3.9's; from Produce v13, in
+// 4.x, the wire names topics by id, which the tap does not resolve).
+func NewCluster(brokers int, topic string, partitions int32, vs *kversion.Versions) (*Cluster, error) {
+	if vs == nil {
+		vs = kversion.V3_9_0()
+	}
 	c := &Cluster{Topic: topic, Partitions: partitions, Brokers: int32(brokers), ports: map[int]int32{}, requests: map[reqKey][]TP{}}
 	var lns []*tapListener
 	kc, err := kfake.NewCluster(
 		kfake.NumBrokers(brokers),
 		kfake.SeedTopics(partitions, topic),
-		kfake.MaxVersions(kversion.V3_9_0()),
+		kfake.MaxVersions(vs),
 		kfake.ListenFn(func(network, addr string) (net.Listener, error) {
 			ln, err := net.Listen(network, addr)
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 	"github.com/sirupsen/logrus"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -167,12 +168,16 @@ func TestFranzGo(t *testing.T) {
 		name   string
 		level  kgo.LogLevel
 		prefix func() string
+		vs     *kversion.Versions
 	}{
-		{"franz-go-info", kgo.LogLevelInfo, utc},
-		{"franz-go-debug", kgo.LogLevelDebug, utc},
+		{"franz-go-info", kgo.LogLevelInfo, utc, nil},
+		{"franz-go-debug", kgo.LogLevelDebug, utc, nil},
+		// Before KIP-951 (Produce v9, Kafka 3.6) no INFO line names the
+		// partition; at DEBUG "produced" does.
+		{"franz-go-debug-3.6", kgo.LogLevelDebug, utc, kversion.V3_6_0()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run(t, workload{name: tc.name, produce: franzProduce(tc.level, tc.prefix)})
+			run(t, workload{name: tc.name, produce: franzProduce(tc.level, tc.prefix), versions: tc.vs})
 		})
 	}
 }
