@@ -21,6 +21,9 @@ var clientCaptures = []struct {
 }{
 	// log.New(w, "[sarama]", log.LstdFlags|log.Lmicroseconds): no space.
 	{"sarama-std-nospace.log", []int32{1, 1, 0}, "2026-12-03 15:54:34.439"},
+	// log.New(w, "", log.LstdFlags|log.Lmicroseconds|log.Lshortfile):
+	// "async_producer.go:1462: " before the message.
+	{"sarama-std-shortfile.log", []int32{2, 2, 3}, "2026-12-03 16:11:18.828"},
 	// logrus TextFormatter, sarama.Logger = logger.WithField("component", "sarama").
 	{"sarama-logrus.log", []int32{4, 3, 2}, "2026-12-03 15:54:39.387"},
 	// zap JSON (NewProductionEncoderConfig), zap.NewStdLog(logger.Named("sarama")).

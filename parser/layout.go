@@ -614,6 +614,13 @@ func parseStampPrefix(line []byte, loc *time.Location, r *Record, depth int, st 
 		// log.Lmsgprefix puts the prefix after the time.
 		m = m[len("[sarama] "):]
 	}
+	if c := bytes.Index(m[:min(len(m), 64)], []byte(".go:")); c > 0 && bytes.IndexByte(m[:c], ' ') < 0 {
+		// log.Lshortfile/Llongfile: "async_producer.go:1441: " before
+		// the message.
+		if e := bytes.Index(m[c:], []byte(": ")); e > 0 {
+			m = m[c+e+2:]
+		}
+	}
 	switch {
 	case m[0] == '[':
 		// kgo.BasicLogger writing into Go's log: "[INFO] msg; k: v".

@@ -96,6 +96,10 @@ func TestSarama(t *testing.T) {
 		{"sarama-std-nospace", func(w io.Writer) sarama.StdLogger {
 			return log.New(w, "[sarama]", log.LstdFlags|log.Lmicroseconds)
 		}},
+		// Go's log with the caller: sarama's own file and line first.
+		{"sarama-std-shortfile", func(w io.Writer) sarama.StdLogger {
+			return log.New(w, "", log.LstdFlags|log.Lmicroseconds|log.Lshortfile)
+		}},
 		{"sarama-logrus", func(w io.Writer) sarama.StdLogger {
 			l := logrus.New()
 			l.Out = w
