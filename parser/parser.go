@@ -483,7 +483,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 				return
 			}
 		}
-		if saramaMsg(m) || franzMsg(m) {
+		if goClientMsg(m) {
 			// A Go client behind the application's own logger (zerolog
 			// names none; logrus and zap name what the application chose).
 			p.goClient()
