@@ -34,6 +34,8 @@ var clientCaptures = []struct {
 	{"sarama-zerolog.log", []int32{5, 5, 0}, "2026-12-03 15:54:54.000"},
 	// kgo.BasicLogger at Info with an RFC 3339 prefix.
 	{"franz-go-info.log", []int32{4, 3, 2}, "2026-12-03 15:54:59.370"},
+	// kgo.BasicLogger writing into Go's log (LstdFlags|Lmicroseconds).
+	{"franz-go-info-golog.log", []int32{5, 0, 0}, "2026-12-03 16:15:07.033"},
 	// The same at Debug: many more lines, the same three errors.
 	{"franz-go-debug.log", []int32{5, 5, 0}, "2026-12-03 15:55:04.344"},
 	// The same against Kafka 3.6's API versions (Produce v9, before

@@ -123,8 +123,20 @@ func TestSarama(t *testing.T) {
 	}
 }
 
-func franzProduce(level kgo.LogLevel, prefix func() string) func([]string, io.Writer, <-chan struct{}) error {
+// goLogWriter hands each line to Go's log package, as an application
+// that routes kgo.BasicLogger into its standard logger does.
+type goLogWriter struct{ l *log.Logger }
+
+func (g goLogWriter) Write(b []byte) (int, error) {
+	g.l.Print(string(b))
+	return len(b), nil
+}
+
+func franzProduce(level kgo.LogLevel, prefix func() string, golog bool) func([]string, io.Writer, <-chan struct{}) error {
 	return func(seeds []string, w io.Writer, stop <-chan struct{}) error {
+		if golog {
+			w = goLogWriter{log.New(w, "", log.LstdFlags|log.Lmicroseconds)}
+		}
 		cl, err := kgo.NewClient(
 			kgo.SeedBrokers(seeds...),
 			kgo.ClientID("franz-conformance"),
@@ -173,15 +185,18 @@ func TestFranzGo(t *testing.T) {
 		level  kgo.LogLevel
 		prefix func() string
 		vs     *kversion.Versions
+		golog  bool
 	}{
-		{"franz-go-info", kgo.LogLevelInfo, utc, nil},
-		{"franz-go-debug", kgo.LogLevelDebug, utc, nil},
+		{"franz-go-info", kgo.LogLevelInfo, utc, nil, false},
+		{"franz-go-debug", kgo.LogLevelDebug, utc, nil, false},
+		// Into Go's log: "2026/12/02 18:35:33.248114 [INFO] moving …".
+		{"franz-go-info-golog", kgo.LogLevelInfo, nil, nil, true},
 		// Before KIP-951 (Produce v9, Kafka 3.6) no INFO line names the
 		// partition; at DEBUG "produced" does.
-		{"franz-go-debug-3.6", kgo.LogLevelDebug, utc, kversion.V3_6_0()},
+		{"franz-go-debug-3.6", kgo.LogLevelDebug, utc, kversion.V3_6_0(), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run(t, workload{name: tc.name, produce: franzProduce(tc.level, tc.prefix), versions: tc.vs})
+			run(t, workload{name: tc.name, produce: franzProduce(tc.level, tc.prefix, tc.golog), versions: tc.vs})
 		})
 	}
 }
