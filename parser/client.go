@@ -414,7 +414,8 @@ func (p *Parser) librdkafka() {
 		if a := bytes.Index(errText, []byte(" (actions ")); a >= 0 && bytes.Contains(errText[a:], []byte("Permanent")) {
 			ev.Final = true
 		}
-		p.lastRdk.client, p.lastRdk.topic, p.lastRdk.partition = cid, ev.Topic, part
+		p.rdk[p.rdkNext%len(p.rdk)] = rdkBatch{cid, ev.Topic, part}
+		p.rdkNext++
 		p.noteProducer(cid)
 		p.send()
 		return
@@ -429,10 +430,13 @@ func (p *Parser) librdkafka() {
 		p.goFetchError(string(t), part, errName, s)
 		return
 	}
-	if lr := &p.lastRdk; lr.client == cid && lr.partition == part && lr.topic == string(t) {
-		// The MSGSET line just before said it (same client, partition).
-		lr.topic = ""
-		return
+	for i := 1; i <= len(p.rdk); i++ {
+		b := &p.rdk[(p.rdkNext-i+2*len(p.rdk))%len(p.rdk)]
+		if b.partition == part && b.topic == string(t) && b.client == cid {
+			// That batch's MSGSET line said it.
+			b.topic = ""
+			return
+		}
 	}
 	ev := p.start(KindProducerError)
 	ev.Topic, ev.Partition = string(t), part

@@ -101,3 +101,33 @@ func TestClientCaptures(t *testing.T) {
 		})
 	}
 }
+
+// Two broker threads of one librdkafka client write at once: a batch's
+// BROKERUA line can come after another batch's MSGSET. Lines of
+// testdata/clients/librdkafka.log (librdkafka 2.11.1), the second pair's
+// MSGSET moved before the first pair's BROKERUA: still two errors.
+func TestLibrdkafkaInterleavedThreads(t *testing.T) {
+	lines := []string{
+		`%7|1796313613.694|MSGSET|librdkafka-conformance#producer-1| [thrd:127.0.0.1:41347/2]: 127.0.0.1:41347/2: orders [2]: MessageSet with 1 message(s) (MsgId 0, BaseSeq -1) encountered error: Broker: Not leader for partition (actions Refresh,MsgNotPersisted)`,
+		`%7|1796313613.834|MSGSET|librdkafka-conformance#producer-1| [thrd:127.0.0.1:41385/1]: 127.0.0.1:41385/1: orders [1]: MessageSet with 1 message(s) (MsgId 0, BaseSeq -1) encountered error: Broker: Not leader for partition (actions Refresh,MsgNotPersisted)`,
+		`%7|1796313613.694|BROKERUA|librdkafka-conformance#producer-1| [thrd:127.0.0.1:41347/2]: orders [2]: broker unavailable: produce: Broker: Not leader for partition`,
+		`%7|1796313613.834|BROKERUA|librdkafka-conformance#producer-1| [thrd:127.0.0.1:41385/1]: orders [1]: broker unavailable: produce: Broker: Not leader for partition`,
+	}
+	p := New(time.UTC)
+	var parts []int32
+	emit := func(e *Event) {
+		if e.Kind == KindProducerError {
+			parts = append(parts, e.Partition)
+			if e.ClientID != "librdkafka-conformance#producer-1" {
+				t.Errorf("client %q", e.ClientID)
+			}
+		}
+	}
+	for _, l := range lines {
+		p.Line([]byte(l), emit)
+	}
+	p.Flush(emit)
+	if fmt.Sprint(parts) != "[2 1]" {
+		t.Fatalf("partitions %v, want [2 1]", parts)
+	}
+}

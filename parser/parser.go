@@ -220,12 +220,11 @@ type Parser struct {
 		t         time.Time
 		attempts  int64
 	}
-	// lastRdk: the partition of librdkafka's last MSGSET error, which the
-	// BROKERUA line after it repeats.
-	lastRdk struct {
-		client, topic string
-		partition     int32
-	}
+	// rdk: the partitions of librdkafka's latest MSGSET errors, which the
+	// BROKERUA line after each repeats. Several broker threads write at
+	// once, so the BROKERUA of one batch may come after another's MSGSET.
+	rdk     [16]rdkBatch
+	rdkNext int
 	// lastKJS: KafkaJS's last Produce response error, which its DEBUG
 	// copy repeats.
 	lastKJS struct {
@@ -241,6 +240,11 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
+}
+
+type rdkBatch struct {
+	client, topic string
+	partition     int32
 }
 
 type pendKind uint8
