@@ -21,6 +21,9 @@ var clientCaptures = []struct {
 }{
 	// log.New(w, "[sarama]", log.LstdFlags|log.Lmicroseconds): no space.
 	{"sarama-std-nospace.log", []int32{1, 1, 0}, "2026-12-03 15:54:34.439"},
+	// Producer.Idempotent: each retry line is followed by "Retrying batch
+	// for orders-P because of …" for the same error.
+	{"sarama-idempotent.log", []int32{3, 1, 4}, "2026-12-03 16:21:43.521"},
 	// log.New(w, "", log.LstdFlags|log.Lmicroseconds|log.Lshortfile):
 	// "async_producer.go:1462: " before the message.
 	{"sarama-std-shortfile.log", []int32{2, 2, 3}, "2026-12-03 16:11:18.828"},

@@ -203,6 +203,8 @@ func (p *Parser) sarama() {
 		// (older releases: "producer/flusher/%d ..." and "producer/flusher ...")
 		if t, part, why, ok := saramaTPBecause(s, " state change to [retrying] on "); ok {
 			p.holdGoError(t, part, errorName(why))
+			p.saramaRetries[p.saramaNext%len(p.saramaRetries)] = tpRef{t, part}
+			p.saramaNext++
 		}
 	case bytes.HasPrefix(s, []byte("Retrying batch for ")):
 		// Idempotent producer: "Retrying batch for %v-%d because of %v".
@@ -214,6 +216,15 @@ func (p *Parser) sarama() {
 		t, part, ok := TopicPartition(rest[:b])
 		if !ok {
 			return
+		}
+		// retryBatch runs on a goroutine the retry line's handler starts
+		// (async_producer.go, v1.27+): the same error, logged again.
+		for i := 1; i <= len(p.saramaRetries); i++ {
+			sr := &p.saramaRetries[(p.saramaNext-i+2*len(p.saramaRetries))%len(p.saramaRetries)]
+			if sr.partition == part && sr.topic == t {
+				sr.topic = ""
+				return
+			}
 		}
 		p.holdGoError(t, part, errorName(rest[b:]))
 	case bytes.HasPrefix(s, []byte("consumer/broker/")):

@@ -225,6 +225,10 @@ type Parser struct {
 	// once, so the BROKERUA of one batch may come after another's MSGSET.
 	rdk     [16]rdkBatch
 	rdkNext int
+	// saramaRetries: the partitions of sarama's latest retry lines, which
+	// the idempotent producer's "Retrying batch for" repeats.
+	saramaRetries [16]tpRef
+	saramaNext    int
 	// lastKJS: KafkaJS's last Produce response error, which its DEBUG
 	// copy repeats.
 	lastKJS struct {
@@ -240,6 +244,11 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
+}
+
+type tpRef struct {
+	topic     string
+	partition int32
 }
 
 type rdkBatch struct {

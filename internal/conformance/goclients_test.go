@@ -29,7 +29,7 @@ const sendEvery = 4 * time.Millisecond
 // turns.
 var saramaMu sync.Mutex
 
-func saramaProduce(logger func(io.Writer) sarama.StdLogger) func([]string, io.Writer, <-chan struct{}) error {
+func saramaProduce(logger func(io.Writer) sarama.StdLogger, idempotent bool) func([]string, io.Writer, <-chan struct{}) error {
 	return func(seeds []string, w io.Writer, stop <-chan struct{}) error {
 		saramaMu.Lock()
 		defer saramaMu.Unlock()
@@ -45,6 +45,10 @@ func saramaProduce(logger func(io.Writer) sarama.StdLogger) func([]string, io.Wr
 		cfg.Producer.Return.Successes = true
 		cfg.Producer.Flush.Frequency = 5 * time.Millisecond
 		cfg.Metadata.Retry.Backoff = 50 * time.Millisecond
+		if idempotent {
+			cfg.Producer.Idempotent = true
+			cfg.Net.MaxOpenRequests = 1
+		}
 		p, err := sarama.NewAsyncProducer(seeds, cfg)
 		if err != nil {
 			return err
@@ -84,41 +88,44 @@ func TestSarama(t *testing.T) {
 	zapLogger := func(enc zapcore.Encoder, w io.Writer) *zap.Logger {
 		return zap.New(zapcore.NewCore(enc, zapcore.AddSync(w), zap.DebugLevel))
 	}
+	std := func(w io.Writer) sarama.StdLogger { return log.New(w, "[sarama] ", log.LstdFlags|log.Lmicroseconds) }
 	for _, tc := range []struct {
-		name   string
-		logger func(io.Writer) sarama.StdLogger
+		name       string
+		logger     func(io.Writer) sarama.StdLogger
+		idempotent bool
 	}{
 		// The prefix of sarama's own default logger, with and without
 		// the space an application copying it may drop.
-		{"sarama-std", func(w io.Writer) sarama.StdLogger {
-			return log.New(w, "[sarama] ", log.LstdFlags|log.Lmicroseconds)
-		}},
+		{"sarama-std", std, false},
+		// The idempotent producer retries a batch on a goroutine of its
+		// own, which logs "Retrying batch for T-P" after the retry line.
+		{"sarama-idempotent", std, true},
 		{"sarama-std-nospace", func(w io.Writer) sarama.StdLogger {
 			return log.New(w, "[sarama]", log.LstdFlags|log.Lmicroseconds)
-		}},
+		}, false},
 		// Go's log with the caller: sarama's own file and line first.
 		{"sarama-std-shortfile", func(w io.Writer) sarama.StdLogger {
 			return log.New(w, "", log.LstdFlags|log.Lmicroseconds|log.Lshortfile)
-		}},
+		}, false},
 		{"sarama-logrus", func(w io.Writer) sarama.StdLogger {
 			l := logrus.New()
 			l.Out = w
 			l.Formatter = &logrus.TextFormatter{DisableColors: true, FullTimestamp: true, TimestampFormat: time.RFC3339Nano}
 			return l.WithField("component", "sarama")
-		}},
+		}, false},
 		{"sarama-zap-json", func(w io.Writer) sarama.StdLogger {
 			return zap.NewStdLog(zapLogger(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), w).Named("sarama"))
-		}},
+		}, false},
 		{"sarama-zap-console", func(w io.Writer) sarama.StdLogger {
 			return zap.NewStdLog(zapLogger(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), w).Named("sarama"))
-		}},
+		}, false},
 		{"sarama-zerolog", func(w io.Writer) sarama.StdLogger {
 			zl := zerolog.New(w).With().Timestamp().Str("component", "sarama").Logger()
 			return log.New(zl, "", 0)
-		}},
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run(t, workload{name: tc.name, produce: saramaProduce(tc.logger)})
+			run(t, workload{name: tc.name, produce: saramaProduce(tc.logger, tc.idempotent)})
 		})
 	}
 }
