@@ -13,22 +13,29 @@ import (
 
 // The debug contexts a user turns on to see leader changes: all that
 // name a partition (client.md §11's set), and each alone.
-var rdkafkaDebug = map[string]string{
-	"librdkafka":       "topic,msg,broker,protocol",
-	"librdkafka-topic": "topic",
-	"librdkafka-msg":   "msg",
+var rdkafkaRuns = map[string]struct {
+	debug      string
+	idempotent bool
+}{
+	"librdkafka":       {"topic,msg,broker,protocol", false},
+	"librdkafka-topic": {"topic", false},
+	"librdkafka-msg":   {"msg", false},
+	// The idempotent producer's error handling has lines of its own.
+	"librdkafka-idempotent": {"topic,msg,eos", true},
 }
 
 func init() {
-	for name, debug := range rdkafkaDebug {
-		helpers[name] = func(seeds []string, stop <-chan struct{}) error { return rdkafkaProduce(debug, seeds, stop) }
+	for name, r := range rdkafkaRuns {
+		helpers[name] = func(seeds []string, stop <-chan struct{}) error {
+			return rdkafkaProduce(r.debug, r.idempotent, seeds, stop)
+		}
 	}
 }
 
 // rdkafkaProduce: confluent-kafka-go with librdkafka's bundled static
 // library, its default logger (stderr), and the debug contexts a user
 // turns on to see leader changes.
-func rdkafkaProduce(debug string, seeds []string, stop <-chan struct{}) error {
+func rdkafkaProduce(debug string, idempotent bool, seeds []string, stop <-chan struct{}) error {
 	p, err := kafka.NewProducer(&kafka.ConfigMap{
 		"bootstrap.servers":  strings.Join(seeds, ","),
 		"client.id":          "librdkafka-conformance",
@@ -37,7 +44,7 @@ func rdkafkaProduce(debug string, seeds []string, stop <-chan struct{}) error {
 		"retry.backoff.ms":   50,
 		"partitioner":        "random",
 		"debug":              debug,
-		"enable.idempotence": false,
+		"enable.idempotence": idempotent,
 	})
 	if err != nil {
 		return err
@@ -73,7 +80,7 @@ func rdkafkaProduce(debug string, seeds []string, stop <-chan struct{}) error {
 }
 
 func TestLibrdkafka(t *testing.T) {
-	for _, name := range []string{"librdkafka", "librdkafka-topic", "librdkafka-msg"} {
+	for _, name := range []string{"librdkafka", "librdkafka-topic", "librdkafka-msg", "librdkafka-idempotent"} {
 		t.Run(name, func(t *testing.T) {
 			run(t, workload{name: name, produce: childProduce(name)})
 		})
