@@ -111,12 +111,21 @@ func (e *StatusError) Error() string {
 // Temporary reports whether a retry may succeed (5xx, 429).
 func (e *StatusError) Temporary() bool { return e.Status >= 500 || e.Status == 429 }
 
+// Retryable: a connection that failed, a stalled answer or a server
+// error (5xx, 429) may go right on a retry; an answer refused for what it
+// said (4xx, a redirect elsewhere, not VictoriaLogs) will not.
+func Retryable(err error) bool { return retryable(err) }
+
 // retryable: a connection that failed, or a server error, before any row
 // was handed on.
 func retryable(err error) bool {
 	var se *StatusError
 	if errors.As(err, &se) {
 		return se.Temporary()
+	}
+	var ae *AnswerError
+	if errors.As(err, &ae) {
+		return false
 	}
 	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, errStop)
 }

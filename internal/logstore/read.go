@@ -205,8 +205,9 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 			return ctx.Err()
 		}
 		if sent || attempt >= opt.Retries || !retryable(err) || ctx.Err() != nil {
-			if sent {
-				// The rows of this chunk read so far are sent on; what
+			{
+				// The rows of this chunk read so far are sent on (not
+				// retried, they are the last this chunk will get); what
 				// follows them is missing.
 				if len(batch) > 0 {
 					select {
