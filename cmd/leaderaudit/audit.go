@@ -280,6 +280,11 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintf(stderr, "leaderaudit: skipping %s: binary file (not a text log)\n", report.Clean(in.Path))
 			skippedLines = append(skippedLines, in.Path+": binary file (not a text log)")
 		}
+		if in.NULs > 0 {
+			msg := fmt.Sprintf("starts with %d NUL bytes (the hole copytruncate leaves under a > redirect), skipped; read from after them", in.NULs)
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(in.Path), msg)
+			skippedLines = append(skippedLines, in.Path+": "+msg)
+		}
 	}
 	var est skew.Estimate
 	if sf.auto {

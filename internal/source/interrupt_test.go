@@ -148,7 +148,7 @@ func TestReadErrorKeepsItsCause(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) || err.Error() != "no such file or directory" {
 		t.Errorf("err %v (is ErrNotExist: %v)", err, errors.Is(err, fs.ErrNotExist))
 	}
-	if _, _, err := sniff(filepath.Join(t.TempDir(), "gone.log")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := sniff(filepath.Join(t.TempDir(), "gone.log")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("sniff: %v", err)
 	}
 }

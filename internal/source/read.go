@@ -472,12 +472,22 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			rd = os.Stdin
 		}
 	} else {
-		f, err := os.Open(s.Path)
+		f, err := r.open(ctx, s)
 		if err != nil {
-			s.Err = because(err)
+			if errors.Is(err, ErrInterrupted) {
+				s.Err = err
+			} else {
+				s.Err = because(err)
+			}
 			return
 		}
 		defer f.Close()
+		if s.NULs > 0 && !s.Gzip {
+			if _, err := f.Seek(s.NULs, io.SeekStart); err != nil {
+				s.Err = because(err)
+				return
+			}
+		}
 		rd = f
 	}
 	rd, stop := interruptible(ctx, rd)
@@ -530,5 +540,34 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		if n&4095 == 0 && ctx.Err() != nil {
 			break
 		}
+	}
+}
+
+// open opens a source's file. A FIFO's open waits for a writer: that wait
+// gives up once ctx is done, leaving a goroutine to close the FIFO if a
+// writer ever comes.
+func (r *Reader) open(ctx context.Context, s *Source) (*os.File, error) {
+	if !s.Pipe {
+		return os.Open(s.Path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(s.Path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, &interruptedError{"interrupted before a writer opened the FIFO: nothing read"}
 	}
 }
