@@ -283,7 +283,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 		if in.NULs > 0 {
 			msg := fmt.Sprintf("starts with %d NUL bytes (the hole copytruncate leaves under a > redirect), skipped; read from after them", in.NULs)
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(in.Path), msg)
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(in.Path), msg)
 			skippedLines = append(skippedLines, in.Path+": "+msg)
 		}
 	}
