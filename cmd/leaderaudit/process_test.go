@@ -82,8 +82,11 @@ func TestSignalsDuringAudit(t *testing.T) {
 			}
 		}
 		w.Write(data)
-		// Keep the pipe open: the audit would wait forever without the signal.
-		time.Sleep(200 * time.Millisecond)
+		// Keep the pipe open: the audit would wait forever without the
+		// signal. A signal before the binary has set up its handler kills
+		// it (exit -1): give a loaded machine (a race build, 2 cores
+		// shared) time to start.
+		time.Sleep(time.Second)
 		cmd.Process.Signal(c.sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
