@@ -53,9 +53,12 @@ func TestSignalsDuringAudit(t *testing.T) {
 		var w io.WriteCloser
 		if c.stdin {
 			cmd = exec.Command(bin, "audit", "--tz", "UTC")
-			if w, err = cmd.StdinPipe(); err != nil {
+			r, pw, err := os.Pipe()
+			if err != nil {
 				t.Fatal(err)
 			}
+			defer r.Close()
+			cmd.Stdin, w = r, pw
 		} else {
 			fifo := filepath.Join(t.TempDir(), "state-change.log")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -82,11 +85,11 @@ func TestSignalsDuringAudit(t *testing.T) {
 			}
 		}
 		w.Write(data)
-		// Keep the pipe open: the audit would wait forever without the
-		// signal. A signal before the binary has set up its handler kills
-		// it (exit -1): give a loaded machine (a race build, 2 cores
-		// shared) time to start.
-		time.Sleep(time.Second)
+		// Keep the pipe open: the audit would wait forever without the signal.
+		// A signal before the audit's handler is installed kills it (exit -1),
+		// and on a loaded machine start-up outlasts any fixed sleep: the
+		// audit installs it before reading, so wait for the pipe to drain.
+		waitDrained(t, w)
 		cmd.Process.Signal(c.sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -186,7 +189,7 @@ func TestInterruptKeepsWhatWasRead(t *testing.T) {
 	}
 	defer w.Close()
 	w.Write(data)
-	time.Sleep(time.Second) // the files are read; the pipe stays open
+	waitDrained(t, w) // the audit has its handler and reads; the pipe stays open
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

@@ -83,7 +83,7 @@ func TestRedirectsKeepTheCredentials(t *testing.T) {
 		if !errors.As(err, &ae) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "not followed") {
 			t.Errorf("%s: %v", c.name, err)
 		}
-		if retryable(err) {
+		if Retryable(err) {
 			t.Errorf("%s: a refused redirect is retried", c.name)
 		}
 	}
