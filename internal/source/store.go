@@ -244,7 +244,8 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.status.Err = err
 		var pe *logstore.PartialError
-		s.status.Partial = errors.As(err, &pe) || n > 0
+		var me *logstore.MissingError
+		s.status.Partial = errors.As(err, &pe) || errors.As(err, &me) || n > 0
 		for _, x := range s.streams {
 			x.src.Err = fmt.Errorf("log store: %w", err)
 		}
