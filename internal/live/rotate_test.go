@@ -1,0 +1,170 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/timeline"
+)
+
+// electionLines is one ZK-era election of events-0 as broker 1 (controller
+// and follower) logs it in its state-change.log, the lines case3's broker-1
+// wrote at 10:15:20 with the epoch and times changed.
+func electionLines(epoch int, at time.Time) []string {
+	ts := func(d time.Duration) string { return at.Add(d).UTC().Format("2006-01-02 15:04:05,000") }
+	return []string{
+		fmt.Sprintf("[%s] INFO [Controller id=1 epoch=3] Changed partition events-0 from OnlinePartition to OnlinePartition with state LeaderAndIsr(leader=3, leaderEpoch=%d, isr=List(3, 1), zkVersion=%d) (state.change.logger)", ts(0), epoch, 20+epoch),
+		fmt.Sprintf("[%s] INFO [Broker id=1] Follower events-0 starts at leader epoch %d from offset %d with high watermark %d. Previous leader epoch was %d. (state.change.logger)", ts(15*time.Millisecond), epoch, 1000*epoch, 1000*epoch, epoch-1),
+	}
+}
+
+func appendText(path string, lines []string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		if _, err := f.WriteString(l + "\n"); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// rotations are the ways a log is rotated under its writer.
+var rotations = map[string]func(path string) error{
+	// log4j's RollingFileAppender: rename, then a new file at the path.
+	"rename": func(path string) error {
+		if err := os.Rename(path, path+".1"); err != nil {
+			return err
+		}
+		return os.WriteFile(path, nil, 0o644)
+	},
+	// logrotate copytruncate: copy away, then cut the file to nothing.
+	"copytruncate": func(path string) error {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(path+".1", b, 0o644); err != nil {
+			return err
+		}
+		return os.Truncate(path, 0)
+	},
+	"delete-recreate": func(path string) error {
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		return os.WriteFile(path, nil, 0o644)
+	},
+}
+
+// rotateRun follows a broker directory, rotates its state-change.log n
+// times with an election written after each rotation, and returns how
+// long each election took from being written to being in a snapshot.
+func rotateRun(tb testing.TB, kind string, n int) []time.Duration {
+	dir := filepath.Join(tb.TempDir(), "broker-1")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(dir, "state-change.log")
+	if err := appendText(path, nil); err != nil {
+		tb.Fatal(err)
+	}
+	p, err := New(Config{Paths: []string{dir}, Loc: time.UTC, Interval: 5 * time.Millisecond})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	defer func() {
+		cancel()
+		for range p.Updates() {
+		}
+		<-done
+	}()
+	seen := map[timeline.Key]bool{}
+	wait := func(k timeline.Key, limit time.Duration) bool {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		for !seen[k] {
+			select {
+			case s := <-p.Updates():
+				for _, e := range s.Changed {
+					seen[e.Key] = true
+				}
+				for _, e := range s.Finished {
+					seen[e.Key] = true
+				}
+			case <-timer.C:
+				return false
+			}
+		}
+		return true
+	}
+	// Following has begun once an election written before any rotation
+	// is on screen.
+	if err := appendText(path, electionLines(1, time.Now())); err != nil {
+		tb.Fatal(err)
+	}
+	if !wait(timeline.Key{Topic: "events", Partition: 0, LeaderEpoch: 1}, 10*time.Second) {
+		tb.Fatal("the first election never showed")
+	}
+	rotate := rotations[kind]
+	var lat []time.Duration
+	for i := range n {
+		if err := rotate(path); err != nil {
+			tb.Fatal(err)
+		}
+		epoch := i + 2
+		start := time.Now()
+		if err := appendText(path, electionLines(epoch, start)); err != nil {
+			tb.Fatal(err)
+		}
+		if !wait(timeline.Key{Topic: "events", Partition: 0, LeaderEpoch: int32(epoch)}, 5*time.Second) {
+			tb.Fatalf("%s rotation %d: the election written after it did not show within 5 s", kind, i+1)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	return lat
+}
+
+// Every election written after a rotation is on screen within a second,
+// for each way of rotating (issue 16: a rename used to pause ~10 s).
+func TestRotationNoPause(t *testing.T) {
+	for _, kind := range []string{"rename", "copytruncate", "delete-recreate"} {
+		t.Run(kind, func(t *testing.T) {
+			for i, d := range rotateRun(t, kind, 20) {
+				if d > time.Second {
+					t.Errorf("rotation %d: election on screen after %v", i+1, d)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRotation prints the latency from writing an election after a
+// rotation to its being in a snapshot: p50, p99 and max over 20 rotations
+// per iteration.
+func BenchmarkRotation(b *testing.B) {
+	for _, kind := range []string{"rename", "copytruncate", "delete-recreate"} {
+		b.Run(kind, func(b *testing.B) {
+			var all []time.Duration
+			for range b.N {
+				all = append(all, rotateRun(b, kind, 20)...)
+			}
+			sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+			q := func(f float64) time.Duration { return all[min(len(all)-1, int(f*float64(len(all))))] }
+			b.ReportMetric(float64(q(0.50).Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(q(0.99).Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(all[len(all)-1].Microseconds())/1000, "max-ms")
+		})
+	}
+}
