@@ -27,6 +27,8 @@ type Stats struct {
 	NotUnderstood int64
 	Events        int64
 	Files         []FileStatus
+	// Looked: the paths given, where the files were looked for.
+	Looked []string
 	// Followed counts files being read; Missing and Unreadable the others.
 	Followed, Missing, Unreadable int
 	// Brokers: broker ids seen in the lines (any role).

@@ -37,15 +37,12 @@
 package live
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"hash/fnv"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/feed"
@@ -134,30 +131,32 @@ type (
 	Snapshot   = feed.Snapshot
 )
 
+// src is one input: a file (a source of the batch reader's, read back and
+// then followed, or found while following) or a store's stream.
 type src struct {
-	index    int
-	path     string
+	*source.Source
 	abs      string
 	parser   *parser.Parser
 	lastLine time.Time // wall
 	flushed  bool
-	bytes    int64
-	cut      int64
-	err      string
-	read     bool
-	skew     time.Duration
-	remote   bool // a stream of Config.Remote, not a file
+	err      string // the follower's error for it, "" when it reads
+	remote   bool   // a stream of Config.Remote, not a file
+	// ignored: a binary file, a compressed rotation or a metadata log
+	// under a followed directory; its lines are not a text log's.
+	ignored bool
+	start   *startFile // planned at New; nil for files found later
 }
 
 // Pipeline follows files and runs the engine over them.
 type Pipeline struct {
-	cfg    Config
-	loc    *time.Location
-	f      *follow.Follower
-	tl     *timeline.Timeline
-	col    *report.Collector
-	out    chan *Snapshot
-	starts []*startFile
+	cfg     Config
+	loc     *time.Location
+	f       *follow.Follower
+	rd      *source.Reader
+	skipped []source.Skipped
+	tl      *timeline.Timeline
+	col     *report.Collector
+	out     chan *Snapshot
 
 	srcs   []*src
 	byAbs  map[string]*src
@@ -167,7 +166,9 @@ type Pipeline struct {
 	live          bool
 	started       bool // the follower runs
 	backTotal     int64
-	backDone      int64
+	backLast      time.Time // newest modification time of a file read back
+	backFirst     time.Time // first event time read back
+	backDone      float64
 
 	evTime, evWall time.Time // newest event time and when it was read
 	lastInput      time.Time // wall time of the last line from any file
@@ -182,10 +183,6 @@ type Pipeline struct {
 	pendErrors   []*timeline.ProducerError
 	pendBursts   []*timeline.Burst
 
-	binMu  sync.Mutex
-	binary map[string]bool // base names of binary files in directory inputs
-
-	item []item
 	runs [][]item
 }
 
@@ -231,7 +228,6 @@ func New(cfg Config) (*Pipeline, error) {
 		byAbs:  map[string]*src{},
 		byPath: map[string]*src{},
 		fp:     map[timeline.Key]uint64{},
-		binary: map[string]bool{},
 	}
 	p.col = cfg.Collector
 	if p.col == nil {
@@ -239,80 +235,29 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p.tl = timeline.New(cfg.Timeline, sinkTee{p})
 
-	p.starts = expand(cfg.Paths, cfg.Match)
-	for _, sf := range p.starts {
-		s := p.source(sf.path, sf.abs)
-		lt := lineTime(s.parser.Location())
-		f, err := os.Open(sf.path)
-		if err != nil {
-			sf.err = err
-			sf.off = sf.size
-			continue
-		}
-		if fi, err := f.Stat(); err == nil {
-			sf.fi, sf.size = fi, fi.Size()
-		}
-		switch {
-		case binaryStart(f):
-			sf.off = sf.size
-			p.binMu.Lock()
-			p.binary[filepath.Base(sf.abs)] = true
-			p.binMu.Unlock()
-		case cfg.FromStart:
-			sf.off = 0
-		case !cfg.Since.IsZero():
-			sf.off = follow.SeekBackByTime(f, sf.size, cfg.Since, lt)
-		default:
-			sf.off = sf.size
-		}
-		f.Close()
-		p.backTotal += sf.size - sf.off
-	}
+	p.plan()
 	if len(cfg.Paths) == 0 {
 		return p, nil
 	}
-	match := cfg.Match
 	fl, err := follow.New(cfg.Paths, follow.Options{
-		Match: func(name string) bool {
-			if !match(name) {
-				return false
-			}
-			p.binMu.Lock()
-			defer p.binMu.Unlock()
-			return !p.binary[name]
-		},
+		Match:        cfg.Match,
+		Recursive:    true,
+		Dir:          followDir,
 		Poll:         cfg.Poll,
 		PollInterval: cfg.PollInterval,
-		StartOffset:  p.startOffset,
+		StartOffset: func(path string, r io.ReaderAt, size int64) int64 {
+			var fi os.FileInfo
+			if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+				fi, _ = st.Stat()
+			}
+			return p.startOffset(path, fi, size)
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	p.f = fl
 	return p, nil
-}
-
-// startOffset (called by the follower) continues each file present at
-// the start from where its read-back stopped.
-func (p *Pipeline) startOffset(path string, r io.ReaderAt, size int64) int64 {
-	var fi os.FileInfo
-	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
-		fi, _ = st.Stat()
-	}
-	abs, _ := filepath.Abs(path)
-	for _, sf := range p.starts {
-		if sf.fi == nil {
-			continue
-		}
-		if (fi != nil && os.SameFile(fi, sf.fi)) || (fi == nil && abs == sf.abs) {
-			if sf.size > size {
-				return 0 // shrank since: truncated, read it all
-			}
-			return sf.size
-		}
-	}
-	// Not there when the read-back was planned: new, read it all.
-	return 0
 }
 
 // Updates delivers snapshots. It is closed when Run returns.
@@ -344,29 +289,13 @@ func (p *Pipeline) locFor(path string) *time.Location {
 	return p.loc
 }
 
-// source returns the source for a path, creating it.
-func (p *Pipeline) source(path, abs string) *src {
-	if s := p.byPath[path]; s != nil {
+// source returns the source for a path as the follower or the store
+// spells it, making one for a path not seen before.
+func (p *Pipeline) source(path string, remote bool) *src {
+	if s := p.lookup(path); s != nil {
 		return s
 	}
-	if abs == "" {
-		var err error
-		if abs, err = filepath.Abs(path); err != nil {
-			abs = path
-		}
-	}
-	s := p.byAbs[abs]
-	if s == nil {
-		s = &src{index: len(p.srcs), path: path, abs: abs, parser: parser.New(p.locFor(path)), flushed: true}
-		s.parser.PathBroker = p.brokerFor(path)
-		if p.cfg.SkewFor != nil {
-			s.skew = p.cfg.SkewFor(path)
-		}
-		p.srcs = append(p.srcs, s)
-		p.byAbs[abs] = s
-	}
-	p.byPath[path] = s
-	return s
+	return p.found(path, remote)
 }
 
 // Run reads back, then follows until ctx is done. Then it finishes every
@@ -416,83 +345,56 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	return runErr
 }
 
-// readBack reads the start regions of the files present at the start,
-// merged by time.
+// readBack reads the start regions of the files present at the start
+// with the batch reader: merged by time, skew-corrected and put in order
+// as audit reads them.
 func (p *Pipeline) readBack(ctx context.Context) {
-	var h backlogHeap
-	defer func() {
-		for _, b := range h {
-			b.f.Close()
-		}
-	}()
-	for _, sf := range p.starts {
-		if sf.off >= sf.size || sf.err != nil {
-			continue
-		}
-		f, err := os.Open(sf.path)
-		if err != nil {
-			continue
-		}
-		if fi, err := f.Stat(); err != nil || !os.SameFile(fi, sf.fi) {
-			f.Close() // replaced since New: the follower reads the new one
-			continue
-		}
-		s := p.source(sf.path, sf.abs)
-		s.read = true
-		// Flushed once idle, like a file that was just written to: a
-		// record at the end of the read-back may wait for more lines.
-		s.flushed, s.lastLine = false, time.Now()
-		b := &backlogReader{src: s, f: f, lr: source.NewLineReader(io.NewSectionReader(f, sf.off, sf.size-sf.off), source.MaxLine)}
-		if b.next(p) {
-			h = append(h, b)
-		} else {
-			p.backDone += b.lr.Bytes
-			s.bytes += b.lr.Bytes
-			s.cut += b.lr.Cut
-			f.Close()
-		}
+	if p.rd == nil {
+		return
 	}
-	heap.Init(&h)
 	wall := time.Now()
 	n := 0
-	for h.Len() > 0 {
-		b := h[0]
-		ev := &b.buf[b.pos]
-		p.add(b.src.index, ev, wall)
-		b.pos++
-		if !b.next(p) {
-			heap.Pop(&h)
-			p.backDone += b.lr.Bytes
-			b.src.bytes += b.lr.Bytes
-			b.src.cut += b.lr.Cut
-			b.f.Close()
-		} else {
-			heap.Fix(&h, 0)
+	p.rd.Run(ctx, func(idx int, ev *parser.Event) {
+		if p.backFirst.IsZero() {
+			p.backFirst = ev.Time
 		}
+		p.add(idx, ev, wall, true)
 		n++
 		if n&1023 == 0 {
-			if ctx.Err() != nil {
-				return
-			}
 			wall = time.Now()
 			p.tl.Advance(p.tl.Watermark())
 			p.sinceAdvance = 0
+			if span := p.backLast.Sub(p.backFirst); span > 0 {
+				p.backDone = min(1, max(0, float64(ev.Time.Sub(p.backFirst))/float64(span)))
+			}
 			if wall.Sub(p.lastSend) >= p.cfg.Interval {
 				p.trySend(wall)
 			}
 		}
+	})
+	p.backDone = 1
+	for _, s := range p.srcs {
+		p.lines += s.parser.Stats.Lines
 	}
 	if !p.tl.Watermark().IsZero() {
 		p.tl.Advance(p.tl.Watermark())
 	}
 }
 
-// add feeds one event to the timeline.
-func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
+// add feeds one event to the timeline; corrected: the batch reader has
+// already moved its time back by the source's skew.
+func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time, corrected bool) {
+	sk := p.srcs[srcIdx].Skew
 	if p.cfg.Observe != nil {
-		p.cfg.Observe(srcIdx, ev)
+		if corrected && sk != 0 {
+			e := *ev
+			e.Time = e.Time.Add(sk)
+			p.cfg.Observe(srcIdx, &e)
+		} else {
+			p.cfg.Observe(srcIdx, ev)
+		}
 	}
-	if sk := p.srcs[srcIdx].skew; sk != 0 {
+	if !corrected && sk != 0 {
 		e := *ev
 		e.Time = e.Time.Add(-sk)
 		ev = &e
@@ -539,7 +441,7 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				continue
 			}
 			for _, l := range batch {
-				p.source(l.Path, "").remote = true
+				p.source(l.Path, true)
 			}
 			p.batch(batch)
 			if p.sinceAdvance >= 1024 {
@@ -564,7 +466,7 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 func (p *Pipeline) noteError(err error) {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		if s := p.byPath[pe.Path]; s != nil {
+		if s := p.lookup(pe.Path); s != nil {
 			s.err = err.Error()
 		}
 	}
@@ -580,17 +482,27 @@ func (p *Pipeline) batch(lines []follow.Line) {
 		p.runs[i] = p.runs[i][:0]
 	}
 	for _, l := range lines {
-		s := p.source(l.Path, "")
-		s.lastLine, s.flushed, s.read = now, false, true
-		s.bytes += int64(len(l.Text)) + 1
-		if l.Truncated {
-			s.cut++
+		s := p.source(l.Path, false)
+		if s.ignored {
+			continue
 		}
-		for len(p.runs) <= s.index {
+		s.lastLine, s.flushed, s.Read = now, false, true
+		s.Bytes += int64(len(l.Text)) + 1
+		if l.Truncated {
+			s.parser.Stats.CutLines++
+		}
+		for len(p.runs) <= s.Index {
 			p.runs = append(p.runs, nil)
 		}
-		idx := s.index
-		s.parser.Line(l.Text, func(ev *parser.Event) { p.runs[idx] = append(p.runs[idx], item{idx, *ev}) })
+		idx := s.Index
+		emit := func(ev *parser.Event) { p.runs[idx] = append(p.runs[idx], item{idx, *ev}) }
+		if l.Restart {
+			// Another file at this path: what the old one held is its own,
+			// and the new one's lines count from 1.
+			s.parser.Flush(emit)
+			s.parser.NewFile()
+		}
+		s.parser.Line(l.Text, emit)
 		p.lines++
 	}
 	p.merge(now)
@@ -614,7 +526,7 @@ func (p *Pipeline) merge(wall time.Time) {
 			return
 		}
 		it := &p.runs[best][pos[best]]
-		p.add(it.src, &it.ev, wall)
+		p.add(it.src, &it.ev, wall, false)
 		pos[best]++
 	}
 }
@@ -626,7 +538,7 @@ func (p *Pipeline) flush(s *src) {
 	}
 	s.flushed = true
 	wall := time.Now()
-	s.parser.Flush(func(ev *parser.Event) { p.add(s.index, ev, wall) })
+	s.parser.Flush(func(ev *parser.Event) { p.add(s.Index, ev, wall, false) })
 }
 
 // idle flushes silent files and, when every input is silent, moves event
@@ -728,11 +640,9 @@ func (p *Pipeline) snapshot(now time.Time) *Snapshot {
 
 func (p *Pipeline) stats(now time.Time, open int) Stats {
 	st := Stats{Lines: p.lines, Events: p.events, Open: open, Late: p.tl.Stats.Late, Orphans: p.tl.Stats.Orphans,
-		ProducerErrors: p.tl.Stats.ProducerErrs, ReadingBack: !p.live}
-	if p.backTotal > 0 {
-		st.BacklogDone = float64(p.backDone) / float64(p.backTotal)
-	} else {
-		st.BacklogDone = 1
+		ProducerErrors: p.tl.Stats.ProducerErrs, ReadingBack: !p.live, BacklogDone: 1}
+	if !p.live && p.backTotal > 0 {
+		st.BacklogDone = p.backDone
 	}
 	// Lines a second over the last second or so.
 	p.rate = append(p.rate, rateSample{now, p.lines})
@@ -742,42 +652,38 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 	if r0 := p.rate[0]; now.Sub(r0.t) > 0 {
 		st.LinesPerSec = float64(p.lines-r0.lines) / now.Sub(r0.t).Seconds()
 	}
-	brokers := map[int32]bool{}
-	for _, s := range p.srcs {
-		st.NotUnderstood += s.parser.Stats.NotUnderstood
-		for _, b := range s.parser.Stats.Brokers {
-			brokers[b] = true
-		}
-		for _, b := range s.parser.Stats.Controllers {
-			brokers[b] = true
-		}
+	for _, in := range p.cfg.Paths {
+		st.Looked = append(st.Looked, in)
 	}
-	for b := range brokers {
-		st.Brokers = append(st.Brokers, b)
+	if !p.live {
+		// The batch reader's goroutines own the parsers until the
+		// read-back is over.
+		for _, s := range p.srcs {
+			if s.start != nil {
+				st.Files = append(st.Files, FileStatus{Path: s.Path})
+			}
+		}
+		st.Followed = len(st.Files)
+		return st
 	}
-	sort.Slice(st.Brokers, func(i, j int) bool { return st.Brokers[i] < st.Brokers[j] })
+	st.Brokers = p.brokers()
 	if p.started && p.f != nil {
 		for _, fs := range p.f.Files() {
-			s := p.source(fs.Path, "")
+			s := p.source(fs.Path, false)
+			if s.ignored {
+				continue
+			}
 			fst := FileStatus{Path: fs.Path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood, Missing: fs.Missing}
 			if fs.Err != nil {
 				fst.Err = fs.Err.Error()
 			}
 			st.Files = append(st.Files, fst)
 		}
-	} else {
-		for _, sf := range p.starts {
-			s := p.byAbs[sf.abs]
-			fst := FileStatus{Path: sf.path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood}
-			if sf.err != nil {
-				fst.Err = sf.err.Error()
-			}
-			st.Files = append(st.Files, fst)
-		}
 	}
 	for _, s := range p.srcs {
+		st.NotUnderstood += s.parser.Stats.NotUnderstood
 		if s.remote {
-			st.Files = append(st.Files, FileStatus{Path: s.path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood})
+			st.Files = append(st.Files, FileStatus{Path: s.Path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood})
 		}
 	}
 	for _, f := range st.Files {
@@ -793,20 +699,45 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 	return st
 }
 
-// Inputs are the files and streams read (or that failed), as the batch
-// reader's sources, for the report. Call after Run.
+// brokers are the broker ids the lines read so far named (any role, or
+// the path's broker).
+func (p *Pipeline) brokers() []int32 {
+	seen := map[int32]bool{}
+	for _, s := range p.srcs {
+		if s.parser.PathBroker != parser.Unknown && s.parser.Stats.Lines > 0 {
+			seen[s.parser.PathBroker] = true
+		}
+		for _, b := range s.parser.Stats.Brokers {
+			seen[b] = true
+		}
+		for _, b := range s.parser.Stats.Controllers {
+			seen[b] = true
+		}
+	}
+	out := make([]int32, 0, len(seen))
+	for b := range seen {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Inputs are the files and streams read (or that failed): the batch
+// reader's sources and those found while following, with what their
+// parsers counted, for the report. Call after Run.
 func (p *Pipeline) Inputs() []*source.Source {
 	var out []*source.Source
 	for _, s := range p.srcs {
-		if !s.read && s.err == "" {
+		if !s.Read && s.err == "" && s.Err == nil && !s.Binary {
 			continue
 		}
-		ps := &source.Source{Input: source.Input{Path: s.path}, Index: s.index, Loc: s.parser.Location(), Stats: s.parser.Stats, Read: s.read, Bytes: s.bytes, Skew: s.skew}
-		ps.Stats.CutLines = s.cut
-		if s.err != "" {
-			ps.Err = errors.New(s.err)
+		if s.Read {
+			s.Stats = s.parser.Stats
 		}
-		out = append(out, ps)
+		if s.err != "" && s.Err == nil {
+			s.Err = errors.New(s.err)
+		}
+		out = append(out, s.Source)
 	}
 	return out
 }

@@ -77,7 +77,7 @@ func rotateRun(tb testing.TB, kind string, n int) []time.Duration {
 	if err := appendText(path, nil); err != nil {
 		tb.Fatal(err)
 	}
-	p, err := New(Config{Paths: []string{dir}, Loc: time.UTC, Interval: 5 * time.Millisecond})
+	p, err := New(Config{Paths: []string{filepath.Dir(dir)}, Loc: time.UTC, Interval: 5 * time.Millisecond})
 	if err != nil {
 		tb.Fatal(err)
 	}
