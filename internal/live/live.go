@@ -184,6 +184,7 @@ type Pipeline struct {
 	pendBursts   []*timeline.Burst
 
 	runs [][]item
+	logs map[int32]brokerLogs // by broker, see note
 }
 
 type item struct {
@@ -228,6 +229,7 @@ func New(cfg Config) (*Pipeline, error) {
 		byAbs:  map[string]*src{},
 		byPath: map[string]*src{},
 		fp:     map[timeline.Key]uint64{},
+		logs:   map[int32]brokerLogs{},
 	}
 	p.col = cfg.Collector
 	if p.col == nil {
@@ -405,6 +407,7 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time, corrected b
 	if ev.Time.After(p.evTime) {
 		p.evTime, p.evWall = ev.Time, wall
 	}
+	p.note(ev)
 	p.events++
 	p.tl.Add(srcIdx, ev)
 	p.sinceAdvance++
@@ -598,6 +601,14 @@ func (p *Pipeline) finalSnapshot() {
 	case prev := <-p.out:
 		// Not taken: fold it into the last one.
 		s.Changed = mergeChanged(prev.Changed, s.Changed)
+		for k, pr := range prev.Progress {
+			if _, ok := s.Progress[k]; !ok {
+				if s.Progress == nil {
+					s.Progress = map[timeline.Key]Progress{}
+				}
+				s.Progress[k] = pr
+			}
+		}
 		s.Finished = append(prev.Finished, s.Finished...)
 		s.Errors = append(prev.Errors, s.Errors...)
 		s.Bursts = append(prev.Bursts, s.Bursts...)
@@ -622,15 +633,23 @@ func mergeChanged(a, b []*timeline.Episode) []*timeline.Episode {
 
 func (p *Pipeline) snapshot(now time.Time) *Snapshot {
 	p.seq++
-	s := &Snapshot{Seq: p.seq, Wall: now, Now: p.clock(now), Live: p.live}
+	s := &Snapshot{Seq: p.seq, Wall: now, Now: p.evTime, LastLine: p.lastInput, Live: p.live}
+	if s.Now.IsZero() {
+		s.Now = p.tl.Watermark()
+	}
 	open := p.tl.Open()
 	for _, e := range open {
-		h := fingerprint(e)
+		pr := p.progress(e)
+		h := fingerprint(e, pr)
 		if old, ok := p.fp[e.Key]; ok && old == h {
 			continue
 		}
 		p.fp[e.Key] = h
 		s.Changed = append(s.Changed, e.Clone())
+		if s.Progress == nil {
+			s.Progress = map[timeline.Key]Progress{}
+		}
+		s.Progress[e.Key] = pr
 	}
 	s.Finished, s.Errors, s.Bursts = p.pendFinished, p.pendErrors, p.pendBursts
 	p.pendFinished, p.pendErrors, p.pendBursts = nil, nil, nil
@@ -800,7 +819,7 @@ func (t sinkTee) Burst(b *timeline.Burst) {
 }
 
 // fingerprint hashes what a live view shows of an episode.
-func fingerprint(e *timeline.Episode) uint64 {
+func fingerprint(e *timeline.Episode, pr Progress) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	put := func(v int64) {
@@ -850,6 +869,12 @@ func fingerprint(e *timeline.Episode) uint64 {
 		for _, t := range bt.Phases {
 			tm(t)
 		}
+	}
+	if pr.Complete {
+		put(1)
+	}
+	for _, b := range pr.Waiting {
+		put(int64(b))
 	}
 	return h.Sum64()
 }
