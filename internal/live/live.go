@@ -434,9 +434,7 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				return
 			}
 			p.batch(batch)
-			if p.sinceAdvance >= 1024 {
-				p.advance(time.Now())
-			}
+			p.soon()
 		case batch, ok := <-remote:
 			if !ok {
 				// The store gave up; files go on being followed.
@@ -447,9 +445,7 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				p.source(l.Path, true)
 			}
 			p.batch(batch)
-			if p.sinceAdvance >= 1024 {
-				p.advance(time.Now())
-			}
+			p.soon()
 		case <-done:
 			return
 		case err, ok := <-errs:
@@ -463,6 +459,20 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 			p.advance(now)
 			p.trySend(now)
 		}
+	}
+}
+
+// soon hands a snapshot over at once when the last one is an Interval
+// old, so a line written after a quiet spell is on screen within
+// milliseconds, not at the next tick; under load the ticks pace them.
+func (p *Pipeline) soon() {
+	now := time.Now()
+	if p.sinceAdvance >= 1024 {
+		p.advance(now)
+	}
+	if now.Sub(p.lastSend) >= p.cfg.Interval {
+		p.advance(now)
+		p.trySend(now)
 	}
 }
 
@@ -508,8 +518,11 @@ func (p *Pipeline) batch(lines []follow.Line) {
 		s.parser.Line(l.Text, emit)
 		p.lines++
 	}
+	// Only events make a snapshot due (add): a line the parser holds for
+	// continuation lines must not spend the Interval a moment before the
+	// line that completes an election comes. Counts alone go out on the
+	// ticks, once a second.
 	p.merge(now)
-	p.dirty = true
 }
 
 // merge feeds the events in p.runs in time order.
