@@ -39,7 +39,6 @@ package live
 import (
 	"context"
 	"errors"
-	"hash/fnv"
 	"io"
 	"os"
 	"sort"
@@ -185,6 +184,29 @@ type Pipeline struct {
 
 	runs [][]item
 	logs map[int32]brokerLogs // by broker, see note
+	// logsVer counts changes to logs; scanned and scannedLogs are events
+	// and logsVer at the last look at the open episodes, open what it
+	// counted; gap is the least time between two snapshots.
+	logsVer, scannedLogs int
+	scanned              int64
+	open                 int
+	gap                  time.Duration
+	// touched: partitions events named since the last look; touchAll:
+	// an event named none (a request's step, a trigger).
+	touched  map[timeline.TP]struct{}
+	touchAll bool
+}
+
+func (p *Pipeline) touch(topic string, part int32) {
+	if topic == "" {
+		p.touchAll = true
+		return
+	}
+	if len(p.touched) >= 1<<15 {
+		p.touchAll = true // cheaper to look at everything
+		return
+	}
+	p.touched[timeline.TP{Topic: topic, Partition: part}] = struct{}{}
 }
 
 type item struct {
@@ -225,11 +247,13 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p := &Pipeline{
 		cfg: cfg, loc: cfg.Loc,
-		out:    make(chan *Snapshot, 1),
-		byAbs:  map[string]*src{},
-		byPath: map[string]*src{},
-		fp:     map[timeline.Key]uint64{},
-		logs:   map[int32]brokerLogs{},
+		out:     make(chan *Snapshot, 1),
+		byAbs:   map[string]*src{},
+		byPath:  map[string]*src{},
+		fp:      map[timeline.Key]uint64{},
+		logs:    map[int32]brokerLogs{},
+		gap:     cfg.Interval,
+		touched: map[timeline.TP]struct{}{},
 	}
 	p.col = cfg.Collector
 	if p.col == nil {
@@ -409,6 +433,7 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time, corrected b
 	}
 	p.note(ev)
 	p.events++
+	p.touch(ev.Topic, ev.Partition)
 	p.tl.Add(srcIdx, ev)
 	p.sinceAdvance++
 	p.dirty = true
@@ -470,7 +495,7 @@ func (p *Pipeline) soon() {
 	if p.sinceAdvance >= 1024 {
 		p.advance(now)
 	}
-	if now.Sub(p.lastSend) >= p.cfg.Interval {
+	if now.Sub(p.lastSend) >= p.gap {
 		p.advance(now)
 		p.trySend(now)
 	}
@@ -602,6 +627,9 @@ func (p *Pipeline) trySend(now time.Time) {
 	p.out <- s // never blocks: we are the only sender and the buffer is empty
 	p.lastSend = now
 	p.dirty = false
+	// A snapshot costs a look at every open episode: with thousands open
+	// (a broker restart's burst) keep that under a fifth of the time.
+	p.gap = max(p.cfg.Interval, 4*time.Since(now))
 }
 
 func (p *Pipeline) finalSnapshot() {
@@ -650,24 +678,60 @@ func (p *Pipeline) snapshot(now time.Time) *Snapshot {
 	if s.Now.IsZero() {
 		s.Now = p.tl.Watermark()
 	}
-	open := p.tl.Open()
-	for _, e := range open {
-		pr := p.progress(e)
-		h := fingerprint(e, pr)
-		if old, ok := p.fp[e.Key]; ok && old == h {
-			continue
+	if p.events != p.scanned || p.logsVer != p.scannedLogs {
+		// Episodes change only with events on their partition (or events
+		// naming none, or matched producer errors), and what they wait for
+		// with what the logs show of brokers: look at those only.
+		added := 0
+		look := func(e *timeline.Episode) {
+			h := fingerprint(e, p.logsVer)
+			old, ok := p.fp[e.Key]
+			if ok && old == h {
+				return
+			}
+			if !ok {
+				added++
+			}
+			p.fp[e.Key] = h
+			s.Changed = append(s.Changed, e.Clone())
+			if s.Progress == nil {
+				s.Progress = map[timeline.Key]Progress{}
+			}
+			s.Progress[e.Key] = p.progress(e)
 		}
-		p.fp[e.Key] = h
-		s.Changed = append(s.Changed, e.Clone())
-		if s.Progress == nil {
-			s.Progress = map[timeline.Key]Progress{}
+		if p.touchAll || p.logsVer != p.scannedLogs {
+			open := 0
+			p.tl.EachOpen(func(e *timeline.Episode) { open++; look(e) })
+			p.open = open
+		} else {
+			for tp := range p.touched {
+				p.tl.EachOpenOf(tp, look)
+			}
+			p.open += added
 		}
-		s.Progress[e.Key] = pr
+		clear(p.touched)
+		p.touchAll = false
+		p.scanned, p.scannedLogs = p.events, p.logsVer
+		sort.Slice(s.Changed, func(i, j int) bool { return newer(s.Changed[i], s.Changed[j]) })
 	}
 	s.Finished, s.Errors, s.Bursts = p.pendFinished, p.pendErrors, p.pendBursts
 	p.pendFinished, p.pendErrors, p.pendBursts = nil, nil, nil
-	s.Stats = p.stats(now, len(open))
+	s.Stats = p.stats(now, p.open)
 	return s
+}
+
+// newer orders episodes newest first (Snapshot.Changed).
+func newer(a, b *timeline.Episode) bool {
+	if !a.Start.Equal(b.Start) {
+		return a.Start.After(b.Start)
+	}
+	if a.Topic != b.Topic {
+		return a.Topic > b.Topic
+	}
+	if a.Partition != b.Partition {
+		return a.Partition > b.Partition
+	}
+	return a.LeaderEpoch > b.LeaderEpoch
 }
 
 func (p *Pipeline) stats(now time.Time, open int) Stats {
@@ -794,6 +858,9 @@ func (t sinkTee) Episode(e *timeline.Episode) {
 		p.cfg.Sink.Episode(e)
 	}
 	delete(p.fp, e.Key)
+	if p.open > 0 {
+		p.open--
+	}
 	if !p.cfg.NoSnapshots {
 		p.pendFinished = append(p.pendFinished, e.Clone())
 	}
@@ -805,6 +872,9 @@ func (t sinkTee) ProducerError(pe *timeline.ProducerError) {
 	p.col.ProducerError(pe)
 	if p.cfg.Sink != nil {
 		p.cfg.Sink.ProducerError(pe)
+	}
+	if pe.Election != nil {
+		p.touch(pe.Election.Topic, pe.Election.Partition) // its count of errors
 	}
 	if !p.cfg.NoSnapshots {
 		c := *pe
@@ -832,14 +902,13 @@ func (t sinkTee) Burst(b *timeline.Burst) {
 }
 
 // fingerprint hashes what a live view shows of an episode.
-func fingerprint(e *timeline.Episode, pr Progress) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
+func fingerprint(e *timeline.Episode, logsVer int) uint64 {
+	// FNV-1a over whole words: it runs for every open episode at every
+	// snapshot.
+	h := uint64(14695981039346656037)
 	put := func(v int64) {
-		for i := range b {
-			b[i] = byte(v >> (8 * i))
-		}
-		h.Write(b[:])
+		h ^= uint64(v)
+		h *= 1099511628211
 	}
 	tm := func(t time.Time) {
 		if t.IsZero() {
@@ -883,11 +952,6 @@ func fingerprint(e *timeline.Episode, pr Progress) uint64 {
 			tm(t)
 		}
 	}
-	if pr.Complete {
-		put(1)
-	}
-	for _, b := range pr.Waiting {
-		put(int64(b))
-	}
-	return h.Sum64()
+	put(int64(logsVer)) // what it waits for may have changed
+	return h
 }

@@ -27,7 +27,10 @@ func (p *Pipeline) note(ev *parser.Event) {
 	switch ev.Kind {
 	case parser.KindPhase, parser.KindRequestStart, parser.KindRequestPhase:
 	case parser.KindRequestFinished:
-		p.logs[ev.Broker] = brokerLogs{phases: true, finishes: true}
+		if bl := p.logs[ev.Broker]; !bl.finishes {
+			p.logs[ev.Broker] = brokerLogs{phases: true, finishes: true}
+			p.logsVer++
+		}
 		return
 	default:
 		return
@@ -35,6 +38,7 @@ func (p *Pipeline) note(ev *parser.Event) {
 	if bl := p.logs[ev.Broker]; !bl.phases {
 		bl.phases = true
 		p.logs[ev.Broker] = bl
+		p.logsVer++
 	}
 }
 
