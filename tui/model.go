@@ -30,8 +30,9 @@ type Options struct {
 	// Zone names the zone assumed for zone-less log timestamps, for the
 	// header ("UTC (--tz)").
 	Zone string
-	// Quiet: an election with no new line for this long is over (live
-	// views show it in progress until then). Use the timeline's Quiet.
+	// Quiet: an election that waits for no followed broker (see
+	// feed.Progress) and has had no new line for this long of log time is
+	// over. Use the timeline's Quiet.
 	Quiet time.Duration
 	// Keep: elections and errors older than this (by event time) are
 	// dropped from memory. Default 24h.

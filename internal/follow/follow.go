@@ -6,7 +6,8 @@
 //
 // [New] takes a list of paths. A path that is a directory when New is called
 // is a directory input: every regular file directly in it whose base name
-// Options.Match accepts is followed, including files that appear later.
+// Options.Match accepts is followed, including files that appear later
+// (with Options.Recursive, in its subdirectories too, at any depth).
 // Any other path is a file input: it is followed whether or not it exists yet.
 //
 // Changes are noticed with fsnotify watching the parent directory of each

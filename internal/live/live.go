@@ -12,13 +12,18 @@
 //
 // # Start
 //
-// Files present at the start are first read back from Config.Since (found
-// with follow.SeekBackByTime and parser.ParseHeader), or from their first
-// byte with Config.FromStart, and these read-back regions are merged by
-// time across files, exactly as the batch audit merges whole files. The
-// follower then takes each file on from the byte where its read-back
-// stopped, so no line is read twice or skipped. Files that appear later
-// are read from their first byte.
+// The files are the ones the batch audit reads in the same paths
+// (source.Discover: directories at any depth, rotations grouped, its name
+// and binary-file rules). Those present at the start are first read back
+// from Config.Since (found with follow.SeekBackByTime and
+// parser.ParseHeader), or from their first byte with Config.FromStart, by
+// a source.Reader: merged, reordered and skew-corrected exactly as audit
+// reads whole files. The follower (recursive over directory inputs) then
+// takes each file on from the byte where its read-back stopped, so no line
+// is read twice or skipped. Files and subdirectories that appear later
+// are read from their first byte; another file at a followed path
+// (rotation) starts its line numbers again. Compressed rotations and KRaft
+// metadata logs are read back only with FromStart: nothing appends to them.
 //
 // # Time
 //
@@ -33,7 +38,9 @@
 // Episodes are handed to the sinks (the report collector, Config.Sink,
 // Snapshot.Finished) when the timeline finishes them, which is
 // StaleWindow after they ended (see timeline.Config); before that they
-// are open and each snapshot carries the open ones that changed.
+// are open and each snapshot carries the open ones that changed, with
+// their Progress: complete as soon as every followed live replica has
+// logged its last step, so a view need not wait for the quiet period.
 package live
 
 import (
