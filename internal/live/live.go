@@ -509,6 +509,11 @@ func (p *Pipeline) soon() {
 }
 
 func (p *Pipeline) noteError(err error) {
+	if errors.Is(err, follow.ErrDeleted) {
+		// Read to its end first: a rotation (delete-recreate, a rotated
+		// file compressed and removed), not a fault of the file.
+		return
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		if s := p.lookup(pe.Path); s != nil {

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -57,6 +59,26 @@ var rotations = map[string]func(path string) error{
 		}
 		return os.Truncate(path, 0)
 	},
+	// logrotate with compress: the previous rotation is gzipped and
+	// removed, then the log renamed and a new one made.
+	"rename-compress": func(path string) error {
+		if b, err := os.ReadFile(path + ".1"); err == nil {
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			zw.Write(b)
+			zw.Close()
+			if err := os.WriteFile(path+".1.gz", z.Bytes(), 0o644); err != nil {
+				return err
+			}
+			if err := os.Remove(path + ".1"); err != nil {
+				return err
+			}
+		}
+		if err := os.Rename(path, path+".1"); err != nil {
+			return err
+		}
+		return os.WriteFile(path, nil, 0o644)
+	},
 	"delete-recreate": func(path string) error {
 		if err := os.Remove(path); err != nil {
 			return err
@@ -85,12 +107,7 @@ func rotateRun(tb testing.TB, kind string, n int, gap time.Duration) []time.Dura
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx) }()
-	defer func() {
-		cancel()
-		for range p.Updates() {
-		}
-		<-done
-	}()
+	tb.Cleanup(cancel)
 	seen := map[timeline.Key]bool{}
 	wait := func(k timeline.Key, limit time.Duration) bool {
 		timer := time.NewTimer(limit)
@@ -135,13 +152,22 @@ func rotateRun(tb testing.TB, kind string, n int, gap time.Duration) []time.Dura
 		}
 		lat = append(lat, time.Since(start))
 	}
+	cancel()
+	for range p.Updates() {
+	}
+	<-done
+	for _, s := range p.Inputs() {
+		if s.Err != nil {
+			tb.Errorf("%s: %s: %v (a rotation is not a fault of the file)", kind, s.Path, s.Err)
+		}
+	}
 	return lat
 }
 
 // Every election written after a rotation is on screen within a second,
 // for each way of rotating (issue 16: a rename used to pause ~10 s).
 func TestRotationNoPause(t *testing.T) {
-	for _, kind := range []string{"rename", "copytruncate", "delete-recreate"} {
+	for _, kind := range []string{"rename", "copytruncate", "delete-recreate", "rename-compress"} {
 		t.Run(kind, func(t *testing.T) {
 			for i, d := range rotateRun(t, kind, 20, 0) {
 				if d > time.Second {
