@@ -409,6 +409,9 @@ func (p *Pipeline) readBack(ctx context.Context) {
 	for _, s := range p.srcs {
 		p.lines += s.parser.Stats.Lines
 	}
+	if n > 0 {
+		p.lastInput = time.Now()
+	}
 	if !p.tl.Watermark().IsZero() {
 		p.tl.Advance(p.tl.Watermark())
 	}
