@@ -199,3 +199,59 @@ func BenchmarkRotation(b *testing.B) {
 		})
 	}
 }
+
+// A broker directory made after the start, under a followed tree, is
+// followed from its first line, as audit would read it.
+func TestSubdirectoryAppearsLater(t *testing.T) {
+	root := t.TempDir()
+	p, cancel, done := run(t, Config{Paths: []string{root}, Loc: time.UTC})
+	drain(t, p, 10*time.Second, func(s *seen) bool { return s.last.Live })
+	dir := filepath.Join(root, "logs", "broker-1")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := appendText(filepath.Join(dir, "state-change.log"), electionLines(4, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, p, 5*time.Second, func(s *seen) bool { return s.has("events", 0, 4) })
+	stop(t, p, cancel, done)
+	var paths []string
+	for _, s := range p.Inputs() {
+		paths = append(paths, s.Path)
+	}
+	if want := filepath.Join(dir, "state-change.log"); len(paths) != 1 || paths[0] != want {
+		t.Errorf("inputs %q, want [%s]", paths, want)
+	}
+}
+
+// Line numbers start again with the new file after a rotation (issue 16:
+// they used to go on counting across it).
+func TestLineNumbersRestart(t *testing.T) {
+	for _, kind := range []string{"rename", "copytruncate", "delete-recreate"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "state-change.log")
+			if err := appendText(path, nil); err != nil {
+				t.Fatal(err)
+			}
+			p, cancel, done := run(t, Config{Paths: []string{dir}, Loc: time.UTC})
+			drain(t, p, 10*time.Second, func(s *seen) bool { return s.last.Live })
+			if err := appendText(path, append(electionLines(1, time.Now()), electionLines(2, time.Now())...)); err != nil {
+				t.Fatal(err)
+			}
+			drain(t, p, 5*time.Second, func(s *seen) bool { return s.has("events", 0, 2) })
+			if err := rotations[kind](path); err != nil {
+				t.Fatal(err)
+			}
+			if err := appendText(path, electionLines(3, time.Now())); err != nil {
+				t.Fatal(err)
+			}
+			s := drain(t, p, 5*time.Second, func(s *seen) bool { return s.has("events", 0, 3) })
+			stop(t, p, cancel, done)
+			e := s.eps[timeline.Key{Topic: "events", Partition: 0, LeaderEpoch: 3}]
+			if len(e.Evidence) == 0 || e.Evidence[0].Line != 1 {
+				t.Errorf("epoch 3's first line is numbered %v, want 1 (the new file's first line)", e.Evidence)
+			}
+		})
+	}
+}
