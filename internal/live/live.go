@@ -63,8 +63,8 @@ import (
 // defaults.
 type Config struct {
 	// Paths are files (followed whether or not they exist yet) and
-	// directories (every file directly in them that Match accepts,
-	// including files that appear later).
+	// directories (what source.Discover reads in them at the start, and
+	// every file Match accepts in them or their subdirectories later).
 	Paths []string
 	// Match selects the files of directories by base name (default LogName).
 	Match func(name string) bool
