@@ -61,19 +61,7 @@ func TestNothingFound(t *testing.T) {
 // Replaying history to its end leaves nothing in progress: case3's last
 // elections were logged in full by every followed broker.
 func TestReplayLeavesNothingInProgress(t *testing.T) {
-	p, err := live.New(live.Config{Paths: []string{"../testdata/incidents/case3-acks1-zk-expiry"}, Loc: time.UTC, FromStart: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- p.Run(ctx) }()
-	defer func() {
-		cancel()
-		for range p.Updates() {
-		}
-		<-done
-	}()
+	p := startLive(t, live.Config{Paths: []string{"../testdata/incidents/case3-acks1-zk-expiry"}, Loc: time.UTC, FromStart: true})
 	m := New(nil, Options{Loc: time.UTC, Tick: -1})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 60})
 	deadline := time.After(20 * time.Second)
@@ -97,4 +85,23 @@ func TestReplayLeavesNothingInProgress(t *testing.T) {
 	if v := m.View(); strings.Contains(v, "in progress") || strings.Contains(v, "●  ") {
 		t.Errorf("screen shows elections in progress:\n%s", v)
 	}
+}
+
+// startLive runs a pipeline until the test ends.
+func startLive(t *testing.T, cfg live.Config) *live.Pipeline {
+	t.Helper()
+	p, err := live.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		for range p.Updates() {
+		}
+		<-done
+	})
+	return p
 }

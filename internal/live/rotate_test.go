@@ -1,91 +1,20 @@
 package live
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/livetest"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
-// electionLines is one ZK-era election of events-0 as broker 1 (controller
-// and follower) logs it in its state-change.log, the lines case3's broker-1
-// wrote at 10:15:20 with the epoch and times changed.
-func electionLines(epoch int, at time.Time) []string {
-	ts := func(d time.Duration) string { return at.Add(d).UTC().Format("2006-01-02 15:04:05,000") }
-	return []string{
-		fmt.Sprintf("[%s] INFO [Controller id=1 epoch=3] Changed partition events-0 from OnlinePartition to OnlinePartition with state LeaderAndIsr(leader=3, leaderEpoch=%d, isr=List(3, 1), zkVersion=%d) (state.change.logger)", ts(0), epoch, 20+epoch),
-		fmt.Sprintf("[%s] INFO [Broker id=1] Follower events-0 starts at leader epoch %d from offset %d with high watermark %d. Previous leader epoch was %d. (state.change.logger)", ts(15*time.Millisecond), epoch, 1000*epoch, 1000*epoch, epoch-1),
-	}
-}
+func electionLines(epoch int, at time.Time) []string { return livetest.Election(epoch, at) }
 
-func appendText(path string, lines []string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	for _, l := range lines {
-		if _, err := f.WriteString(l + "\n"); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	return f.Close()
-}
-
-// rotations are the ways a log is rotated under its writer.
-var rotations = map[string]func(path string) error{
-	// log4j's RollingFileAppender: rename, then a new file at the path.
-	"rename": func(path string) error {
-		if err := os.Rename(path, path+".1"); err != nil {
-			return err
-		}
-		return os.WriteFile(path, nil, 0o644)
-	},
-	// logrotate copytruncate: copy away, then cut the file to nothing.
-	"copytruncate": func(path string) error {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(path+".1", b, 0o644); err != nil {
-			return err
-		}
-		return os.Truncate(path, 0)
-	},
-	// logrotate with compress: the previous rotation is gzipped and
-	// removed, then the log renamed and a new one made.
-	"rename-compress": func(path string) error {
-		if b, err := os.ReadFile(path + ".1"); err == nil {
-			var z bytes.Buffer
-			zw := gzip.NewWriter(&z)
-			zw.Write(b)
-			zw.Close()
-			if err := os.WriteFile(path+".1.gz", z.Bytes(), 0o644); err != nil {
-				return err
-			}
-			if err := os.Remove(path + ".1"); err != nil {
-				return err
-			}
-		}
-		if err := os.Rename(path, path+".1"); err != nil {
-			return err
-		}
-		return os.WriteFile(path, nil, 0o644)
-	},
-	"delete-recreate": func(path string) error {
-		if err := os.Remove(path); err != nil {
-			return err
-		}
-		return os.WriteFile(path, nil, 0o644)
-	},
-}
+func appendText(path string, lines []string) error { return livetest.Append(path, lines) }
 
 // rotateRun follows a broker directory, rotates its state-change.log n
 // times, gap after the previous election showed, with an election written
@@ -135,7 +64,7 @@ func rotateRun(tb testing.TB, kind string, n int, gap time.Duration) []time.Dura
 	if !wait(timeline.Key{Topic: "events", Partition: 0, LeaderEpoch: 1}, 10*time.Second) {
 		tb.Fatal("the first election never showed")
 	}
-	rotate := rotations[kind]
+	rotate := func(path string) error { return livetest.Rotate(kind, path) }
 	var lat []time.Duration
 	for i := range n {
 		time.Sleep(gap)
@@ -167,7 +96,7 @@ func rotateRun(tb testing.TB, kind string, n int, gap time.Duration) []time.Dura
 // Every election written after a rotation is on screen within a second,
 // for each way of rotating (issue 16: a rename used to pause ~10 s).
 func TestRotationNoPause(t *testing.T) {
-	for _, kind := range []string{"rename", "copytruncate", "delete-recreate", "rename-compress"} {
+	for _, kind := range livetest.Kinds {
 		t.Run(kind, func(t *testing.T) {
 			for i, d := range rotateRun(t, kind, 20, 0) {
 				if d > time.Second {
@@ -240,7 +169,7 @@ func TestLineNumbersRestart(t *testing.T) {
 				t.Fatal(err)
 			}
 			drain(t, p, 5*time.Second, func(s *seen) bool { return s.has("events", 0, 2) })
-			if err := rotations[kind](path); err != nil {
+			if err := livetest.Rotate(kind, path); err != nil {
 				t.Fatal(err)
 			}
 			if err := appendText(path, electionLines(3, time.Now())); err != nil {
