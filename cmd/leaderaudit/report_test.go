@@ -112,7 +112,7 @@ func watchReport(t *testing.T, w *WatchCmd) *report.Report {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	return rp.build(p.Timeline(), p.Inputs(), nil, nil, false)
+	return rp.build(p.Timeline(), p.Inputs(), nil, p.Skipped(), false)
 }
 
 // sortedLines sorts JSON lines (the stream's order depends on when the

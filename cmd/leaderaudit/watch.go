@@ -96,7 +96,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "leaderaudit: screen:", runErr)
 	}
 	srcs := p.Inputs()
-	if err := rp.build(p.Timeline(), srcs, nil, nil, false).WriteText(stdout); err != nil {
+	if err := rp.build(p.Timeline(), srcs, nil, p.Skipped(), false).WriteText(stdout); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	for _, s := range srcs {

@@ -169,3 +169,22 @@ func lineTime(loc *time.Location) func([]byte) (time.Time, bool) {
 		return rec.Time, true
 	}
 }
+
+// Skipped is what the start's discovery passed over, worded as audit
+// reports it ("path: reason"), less the paths that turned up and were
+// read since (a file waited for). Call after Run.
+func (p *Pipeline) Skipped() []string {
+	var out []string
+	for _, sk := range p.skipped {
+		if s := p.lookup(sk.Path); s != nil && s.Read {
+			continue
+		}
+		out = append(out, sk.Path+": "+sk.Reason)
+	}
+	for _, s := range p.srcs {
+		if s.Binary {
+			out = append(out, s.Path+": binary file (not a text log)")
+		}
+	}
+	return out
+}

@@ -184,3 +184,35 @@ func TestLineNumbersRestart(t *testing.T) {
 		})
 	}
 }
+
+// A binary file under a followed directory is passed over by audit's rule
+// (a NUL in its first line) and reported as audit reports it; what is
+// appended to it later is not read as log lines.
+func TestBinarySkippedAsAudit(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "state-change.log")
+	if err := os.WriteFile(bin, []byte("\x00\x00\x00\x00\x00\x00\x00\x2a\x00\x00\x01\x00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(dir, "controller.log")
+	if err := appendText(text, nil); err != nil {
+		t.Fatal(err)
+	}
+	p, cancel, done := run(t, Config{Paths: []string{dir}, Loc: time.UTC})
+	drain(t, p, 10*time.Second, func(s *seen) bool { return s.last.Live })
+	if err := appendText(bin, electionLines(1, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	// Read after the binary file's lines: once it shows, those were seen.
+	if err := appendText(text, electionLines(2, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	s := drain(t, p, 5*time.Second, func(s *seen) bool { return s.has("events", 0, 2) })
+	stop(t, p, cancel, done)
+	if got := p.Skipped(); len(got) != 1 || got[0] != bin+": binary file (not a text log)" {
+		t.Errorf("Skipped = %q", got)
+	}
+	if s.has("events", 0, 1) {
+		t.Error("an election read from a binary file")
+	}
+}
