@@ -170,7 +170,13 @@ type Reader struct {
 	// none themselves (default parser.BrokerFromPath).
 	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
-	Stdin  io.Reader
+	Stdin io.Reader
+	// Section, if set, bounds what is read of each plain file (live reads
+	// back from --since and follows on from where it stopped).
+	Section func(*Source) Section
+	// Parser, if set, gives each source's parser (live keeps them to go
+	// on with the lines that follow).
+	Parser func(*Source) *parser.Parser
 	chains [][]*Source
 	stores []*store
 	wg     sync.WaitGroup
@@ -411,8 +417,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 			s.Err = errNotRead
 			continue
 		}
-		p := parser.New(s.Loc)
-		p.PathBroker = r.brokerFor(s.Path)
+		p := r.parser(s)
 		emit := func(ev *parser.Event) {
 			moved, late := held.push(s.Index, ev, s.Skew, send)
 			if moved {
@@ -489,6 +494,9 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			}
 		}
 		rd = f
+		if sr, ok := r.section(s, f); ok {
+			rd = sr
+		}
 	}
 	rd, stop := interruptible(ctx, rd)
 	defer stop()
