@@ -22,7 +22,7 @@ type storeFlags struct {
 	OrderField       []string      `name:"order-field" group:"log store" default:"log.offset" help:"Fields that order rows of one stream with the same _time (the shipper's file offset: Filebeat log.offset, Vector offset_key, Fluent Bit Offset_Key); repeatable."`
 	StoreCA          string        `name:"store-ca" group:"log store" type:"existingfile" help:"PEM file of CA certificates to trust for vlogs+https://."`
 	StoreTenant      string        `name:"store-tenant" group:"log store" help:"Tenant ACCOUNT:PROJECT of a multi-tenant VictoriaLogs cluster."`
-	StoreTimeout     time.Duration `name:"store-timeout" group:"log store" default:"30s" help:"Time to connect and for the store to start answering a request."`
+	StoreTimeout     time.Duration `name:"store-timeout" group:"log store" default:"30s" help:"Time to connect, for the store to start answering a request, and the longest a query's answer may send nothing (a stalled store ends the read; rows already received are audited)."`
 	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
 	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
 	StoreGzip        bool          `name:"store-gzip" group:"log store" help:"Ask the store for gzip-compressed answers: about 10× fewer bytes over a slow link, for more CPU on both ends."`

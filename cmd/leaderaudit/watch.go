@@ -79,8 +79,13 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		Loc: loc, Zone: zone, Quiet: w.Timeline.Quiet, Keep: w.Keep, Slow: w.Verdict.SlowElection, Renderer: r,
 	})
 	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx)}
-	if isTerminal(stdin) {
-		opts = append(opts, tea.WithInput(stdin))
+	// Guarded: a stray bracketed-paste start made bubbletea wait for its
+	// end and ignore q and Ctrl-C for good.
+	if f, ok := stdin.(*os.File); ok && isTerminal(stdin) {
+		opts = append(opts, tea.WithInput(tui.GuardPaste(f)))
+	} else if tty, err := tui.OpenTTY(); err == nil {
+		defer tty.Close()
+		opts = append(opts, tea.WithInput(tty))
 	} else {
 		opts = append(opts, tea.WithInputTTY())
 	}

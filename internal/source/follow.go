@@ -25,10 +25,17 @@ type Section struct{ Off, N int64 }
 
 // section applies Reader.Section to an opened plain file.
 func (r *Reader) section(s *Source, rd io.ReaderAt) (io.Reader, bool) {
-	if r.Section == nil || s.Gzip || s.Path == "-" {
+	if r.Section == nil || s.Gzip || s.Pipe || s.Path == "-" {
 		return nil, false
 	}
 	sec := r.Section(s)
+	if s.NULs > sec.Off {
+		// The NUL run a crash left at the start is not read (see NULs).
+		if sec.N >= 0 {
+			sec.N = max(0, sec.N-(s.NULs-sec.Off))
+		}
+		sec.Off = s.NULs
+	}
 	if sec.N < 0 {
 		sec.N = 1<<63 - 1 - sec.Off
 	}

@@ -195,7 +195,7 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(ctx, out)
+	bt := newBatcher(out)
 	send := bt.send
 	var rows int64
 	n, err := logstore.Read(ctx, s.in.Store, s.in.Query, s.in.Read, func(row *logstore.Row) error {
@@ -228,6 +228,13 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	s.status.Rows = n
 	if sk, ok := s.in.Store.(interface{ Skipped() int64 }); ok {
 		s.status.Skipped = sk.Skipped()
+	}
+	if ctx.Err() != nil {
+		s.status.Partial = n > 0
+		for _, x := range s.streams {
+			x.src.Err = &interruptedError{fmt.Sprintf("interrupted after %d rows of the store's answer (%d of this stream's lines read); what was read is audited", n, x.src.Stats.Lines)}
+		}
+		return
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.status.Err = err
