@@ -202,6 +202,9 @@ type Pipeline struct {
 	// an event named none (a request's step, a trigger).
 	touched  map[timeline.TP]struct{}
 	touchAll bool
+	// settling: a snapshot is due when settleTimer fires (see soon).
+	settling    bool
+	settleTimer *time.Timer
 }
 
 func (p *Pipeline) touch(topic string, part int32) {
@@ -454,6 +457,9 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time, corrected b
 func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	tick := time.NewTicker(p.cfg.Interval)
 	defer tick.Stop()
+	p.settleTimer = time.NewTimer(time.Hour)
+	p.settleTimer.Stop()
+	defer p.settleTimer.Stop()
 	var lines <-chan []follow.Line
 	var errs <-chan error
 	var done <-chan struct{}
@@ -489,6 +495,10 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				continue
 			}
 			p.noteError(err)
+		case now := <-p.settleTimer.C:
+			p.settling = false
+			p.advance(now)
+			p.trySend(now)
 		case now := <-tick.C:
 			p.idle(now)
 			p.advance(now)
@@ -497,17 +507,22 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	}
 }
 
-// soon hands a snapshot over at once when the last one is an Interval
-// old, so a line written after a quiet spell is on screen within
+// settle is how long a snapshot due after a quiet spell waits for more
+// lines: a writer's lines of one election come microseconds apart and in
+// several reads, and the first alone must not spend the Interval.
+const settle = 2 * time.Millisecond
+
+// soon hands a snapshot over settle after a batch when the last one is an
+// Interval old, so a line written after a quiet spell is on screen within
 // milliseconds, not at the next tick; under load the ticks pace them.
 func (p *Pipeline) soon() {
 	now := time.Now()
 	if p.sinceAdvance >= 1024 {
 		p.advance(now)
 	}
-	if now.Sub(p.lastSend) >= p.gap {
-		p.advance(now)
-		p.trySend(now)
+	if p.dirty && !p.settling && now.Sub(p.lastSend) >= p.gap {
+		p.settling = true
+		p.settleTimer.Reset(settle)
 	}
 }
 
