@@ -29,9 +29,11 @@
 //
 // The timeline is advanced with event time: the newest timestamp read.
 // Once the read-back is done and every input has been silent for
-// Config.IdleAdvance (default 1 s), event time is taken to move on with
-// the wall clock from the newest line's time, so that waiting producer
-// errors get matched and quiet elections end even when the logs go quiet.
+// Config.IdleAdvance (default 1 s), the timeline's clock is taken to move
+// on with the wall clock from the newest line's time, so that waiting
+// producer errors get matched and quiet elections end even when the logs
+// go quiet. What a view is told (Snapshot.Now) is only ever the newest
+// timestamp read, with Snapshot.LastLine saying when that line came.
 // A parser whose file has been silent for Config.IdleFlush (default
 // 250 ms) is flushed, so a multi-line record is not held back.
 //
