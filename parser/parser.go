@@ -244,6 +244,7 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
+	skimSt       skimState
 }
 
 type tpRef struct {
@@ -298,6 +299,10 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		line = line[:n-1]
 	}
 	p.emit = emit
+	if p.skim(line) {
+		return
+	}
+	p.skimSync()
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
 		p.continuation(line)
 		return
@@ -314,6 +319,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 // of input, and in live mode when a source has been quiet for a while.
 func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
+	p.skimSync()
 	p.finishPending()
 	p.flushHeld()
 	if p.haveMax {
@@ -519,7 +525,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			// failure is logged there, so skip the scans below.
 			return
 		}
-		if r.Level >= LevelWarn && (r.Level >= LevelError || bytes.Contains(m, []byte("send"))) {
+		if mayBeClientFailure(r.Level, m) {
 			if first {
 				p.hold(pendClientError, line)
 				return
@@ -527,7 +533,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			p.clientFailure()
 			return
 		}
-		if len(r.Logger) == 0 && (bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error"))) {
+		if len(r.Logger) == 0 && containsAny(m, clientWords) {
 			p.sender()
 		}
 	}
@@ -580,22 +586,23 @@ func (p *Parser) hold(k pendKind, line []byte) {
 
 // markEra notes the version hints a server.log line's logger and prefix
 // give (broker.md §6.1, §6.4): server.log alone then still names an era.
-func (p *Parser) markEra(lg loggerKind) {
-	r := &p.rec
+func (p *Parser) markEra(lg loggerKind) { p.markEraOf(lg, p.rec.Logger, p.rec.Msg) }
+
+func (p *Parser) markEraOf(lg loggerKind, logger, msg []byte) {
 	switch lg {
 	case lgQuorum:
 		p.Stats.Eras |= EraRaft
 	case lgLog:
 		switch {
-		case bytes.HasPrefix(r.Logger, []byte("org.apache.kafka.storage.")):
+		case bytes.HasPrefix(logger, []byte("org.apache.kafka.storage.")):
 			p.Stats.Eras |= EraStorage4
-		case bytes.Equal(r.Logger, []byte("kafka.log.UnifiedLog")):
+		case bytes.Equal(logger, []byte("kafka.log.UnifiedLog")):
 			p.Stats.Eras |= EraUnifiedLog
-		case bytes.Equal(r.Logger, []byte("kafka.log.Log")) && bytes.HasPrefix(r.Msg, []byte("[Log partition=")):
+		case bytes.Equal(logger, []byte("kafka.log.Log")) && bytes.HasPrefix(msg, []byte("[Log partition=")):
 			p.Stats.Eras |= EraLogPrefix
 		}
 	case lgPartition:
-		if bytes.HasPrefix(r.Msg, []byte("Partition [")) {
+		if bytes.HasPrefix(msg, []byte("Partition [")) {
 			// "Partition [t,p] on broker 1: Shrinking ISR ..." (≤0.11).
 			p.Stats.Eras |= EraBracketTP
 		}

@@ -29,8 +29,8 @@ func (r *Reader) section(s *Source, rd io.ReaderAt) (io.Reader, bool) {
 		return nil, false
 	}
 	sec := r.Section(s)
-	if s.NULs > sec.Off {
-		// The NUL run a crash left at the start is not read (see NULs).
+	if sec.Off < s.NULs {
+		// The NUL run a copytruncate hole left is skipped here too.
 		if sec.N >= 0 {
 			sec.N = max(0, sec.N-(s.NULs-sec.Off))
 		}

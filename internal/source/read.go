@@ -514,7 +514,7 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		defer zr.Close()
 		rd = zr
 	}
-	lr := NewLineReader(rd, MaxLine)
+	lr := newBlockReader(rd, MaxLine)
 	eof := false
 	defer func() {
 		p.Stats.CutLines = lr.Cut

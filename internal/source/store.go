@@ -34,6 +34,9 @@ type StoreInput struct {
 	Read  logstore.ReadOptions
 	// IdentityFields: see DefaultIdentityFields (used when empty).
 	IdentityFields []string
+	// RowFilter narrows the rows read (not the streams listed, nor the
+	// window): a filter AND-ed with Query.Text (logstore.Pushdown).
+	RowFilter string
 	// Hold is how far behind the newest row an event may be and still be
 	// put in its place among the other streams' events: the most a
 	// line's own timestamp may precede the store's _time (a shipper that
@@ -198,7 +201,9 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	bt := newBatcher(out)
 	send := bt.send
 	var rows int64
-	n, err := logstore.Read(ctx, s.in.Store, s.in.Query, s.in.Read, func(row *logstore.Row) error {
+	q := s.in.Query
+	q.Text = logstore.And(q.Text, s.in.RowFilter)
+	n, err := logstore.Read(ctx, s.in.Store, q, s.in.Read, func(row *logstore.Row) error {
 		x := s.streams[row.Stream]
 		if x == nil {
 			// A stream that started after the listing.
