@@ -470,12 +470,23 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	} else {
 		done = ctx.Done()
 	}
+	// While the logs are quiet and no parser holds a record, the ticks
+	// only move the clock on: once a second is enough, and an idle
+	// follower wakes up rarely.
+	slow := false
+	wake := func() {
+		if slow {
+			tick.Reset(p.cfg.Interval)
+			slow = false
+		}
+	}
 	for {
 		select {
 		case batch, ok := <-lines:
 			if !ok {
 				return
 			}
+			wake()
 			p.batch(batch)
 			p.soon()
 		case batch, ok := <-remote:
@@ -484,6 +495,7 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				remote = nil
 				continue
 			}
+			wake()
 			for _, l := range batch {
 				p.source(l.Path, true)
 			}
@@ -505,8 +517,26 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 			p.idle(now)
 			p.advance(now)
 			p.trySend(now)
+			if !slow && p.quiet(now) {
+				tick.Reset(time.Second)
+				slow = true
+			}
 		}
 	}
+}
+
+// quiet says whether nothing needs the Interval's ticks: no line for
+// IdleAdvance and every parser flushed.
+func (p *Pipeline) quiet(now time.Time) bool {
+	if now.Sub(p.lastInput) < max(p.cfg.IdleAdvance, p.cfg.IdleFlush) || p.dirty {
+		return false
+	}
+	for _, s := range p.srcs {
+		if !s.flushed {
+			return false
+		}
+	}
+	return true
 }
 
 // settle is how long a snapshot due after a quiet spell waits for more
