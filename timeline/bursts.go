@@ -15,7 +15,7 @@ func (t *Timeline) addToBurst(e *Episode) {
 		b.End = e.Start
 	}
 	b.Episodes++
-	d := e.Duration()
+	d := e.Took()
 	b.Durations = append(b.Durations, d)
 	if b.Episodes == 1 || d > b.SlowestDur {
 		b.Slowest, b.SlowestDur = e.Key, d

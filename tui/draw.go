@@ -46,7 +46,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	now := m.now()
 	done := m.done(r, now)
 	var out []string
-	state := "took " + textfmt.Dur(e.Duration())
+	state := "took " + textfmt.Dur(e.Took())
 	if !done {
 		state = m.st.inprog.Render("IN PROGRESS " + textfmt.Dur(m.dur(r, now)))
 	}
@@ -73,6 +73,9 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	}
 	if e.Resent {
 		flags = append(flags, "re-sent from an earlier controller epoch")
+	}
+	if e.CarriedOver {
+		flags = append(flags, "carried over from before the logs")
 	}
 	if e.Late > 0 {
 		flags = append(flags, fmt.Sprintf("%d late lines", e.Late))
@@ -325,7 +328,7 @@ func (m *Model) histogram() []string {
 			inprog++
 			continue
 		}
-		d := r.e.Duration()
+		d := r.e.Took()
 		ds = append(ds, d)
 		counts[bucketOf(d)]++
 		for _, bt := range r.e.Brokers {

@@ -225,12 +225,13 @@ func (m *Model) done(r *epRec, now time.Time) bool {
 	return r.finished || m.ended || now.Sub(r.e.LastActivity) >= m.opt.Quiet
 }
 
-// dur is an election's duration, ticking while it is in progress.
+// dur is what an election took (timeline's Took: to the new leader
+// ready), ticking while the new leader is not ready yet.
 func (m *Model) dur(r *epRec, now time.Time) time.Duration {
-	if !m.done(r, now) && now.After(r.e.End) {
+	if mm := r.e.Measures(); !mm.HasLeaderReady && !m.done(r, now) && now.After(r.e.End) {
 		return now.Sub(r.e.Start)
 	}
-	return r.e.Duration()
+	return r.e.Took()
 }
 
 func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }
