@@ -143,6 +143,13 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 	}
 	ref := Ref{Source: src, Line: ev.Line}
 	t.seen(ev)
+	if ev.Leader == LeaderDuringDelete && (ev.Kind == parser.KindDecision || ev.Kind == parser.KindPhase) {
+		// The ZK controller's UpdateMetadata for a topic being deleted
+		// states leader -2 (LeaderAndIsr.LeaderDuringDelete): the brokers
+		// drop the partition from their caches; nothing is elected.
+		t.Stats.DeletionMarkers++
+		return
+	}
 	switch ev.Kind {
 	case parser.KindPhase:
 		t.phase(src, ev, ref)

@@ -13,6 +13,10 @@ import (
 // Unknown mirrors parser.Unknown.
 const Unknown = parser.Unknown
 
+// LeaderDuringDelete is Kafka's LeaderAndIsr.LeaderDuringDelete: the
+// leader a partition of a topic being deleted is sent with.
+const LeaderDuringDelete = -2
+
 // Key identifies one election: a partition at one leader epoch.
 type Key struct {
 	Topic       string
@@ -374,17 +378,19 @@ func (c *Config) defaults() {
 
 // Stats counts what the timeline did with its input.
 type Stats struct {
-	Events       int64
-	Episodes     int64
-	Orphans      int64 // phase lines whose epoch could not be resolved
-	Late         int64 // lines for an episode already finished
-	Evicted      int64
-	ProducerErrs int64
-	Controllers  []ControllerEvent
-	BrokerEvents []BrokerEvent
-	Consumers    []ConsumerEvent
-	ISRChanges   []ISRChange
-	Truncations  []Truncation
+	Events   int64
+	Episodes int64
+	Orphans  int64 // phase lines whose epoch could not be resolved
+	Late     int64 // lines for an episode already finished
+	// DeletionMarkers: lines stating leader -2 (a topic being deleted).
+	DeletionMarkers int64
+	Evicted         int64
+	ProducerErrs    int64
+	Controllers     []ControllerEvent
+	BrokerEvents    []BrokerEvent
+	Consumers       []ConsumerEvent
+	ISRChanges      []ISRChange
+	Truncations     []Truncation
 	// UnknownConfigs: clients' lists of settings they were given and did
 	// not know or use (bounded like the other context lists).
 	UnknownConfigs []UnknownConfig
