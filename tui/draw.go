@@ -82,6 +82,21 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	}
 	info = append(info, flags...)
 	out = append(out, "  "+strings.Join(info, " · "))
+	// The same measures as the report's (timeline's Measures).
+	var took []string
+	mm := e.Measures()
+	for _, x := range []struct {
+		what string
+		d    time.Duration
+		ok   bool
+	}{{"leader ready", mm.LeaderReady, mm.HasLeaderReady}, {"ISR applied", mm.ISRApplied, mm.HasISRApplied}, {"propagated", mm.Propagated, mm.HasPropagated}, {"detected after", mm.Detect, mm.HasDetect}} {
+		if x.ok {
+			took = append(took, x.what+" "+textfmt.Dur(x.d))
+		}
+	}
+	if len(took) > 0 {
+		out = append(out, "  "+strings.Join(took, " · "))
+	}
 
 	// Lanes, to scale.
 	end := e.End
@@ -166,6 +181,13 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 		right := ""
 		if d, ok := bt.Applied(); ok {
 			right = "applied " + textfmt.Dur(d)
+		}
+		if bt.CatchUp {
+			// Not serving at the decision: left out of the measures.
+			right = "catch-up"
+			if d, ok := bt.Applied(); ok {
+				right += " " + textfmt.Dur(d)
+			}
 		}
 		out = append(out, lane(fmt.Sprintf("broker %d %s", bt.Broker, role), mk, right))
 	}
