@@ -85,6 +85,9 @@ func (t *Timeline) brokerIn(e *Episode, b int32, at time.Time, ref Ref) *BrokerT
 // was not serving when e was decided: it (re)started after the decision,
 // was still starting, or was going down.
 func (t *Timeline) notServing(e *Episode, b int32, at time.Time) bool {
+	if causeBroker(e, b) {
+		return true // known already (live views show it before the end)
+	}
 	l := t.life[b]
 	if l == nil {
 		return false
@@ -108,16 +111,19 @@ func (t *Timeline) notServing(e *Episode, b int32, at time.Time) bool {
 // markCatchUp: the brokers a failure, fencing or controlled shutdown was
 // about were gone or going when the controller moved the leadership.
 func (t *Timeline) markCatchUp(e *Episode) {
-	switch e.Cause {
-	case parser.CauseBrokerFailure, parser.CauseBrokerFenced, parser.CauseControlledShutdown:
-	default:
-		return
-	}
 	for _, bt := range e.Brokers {
-		if bt.Broker != e.Leader && contains(e.CauseBrokers, bt.Broker) {
+		if causeBroker(e, bt.Broker) {
 			bt.CatchUp = true
 		}
 	}
+}
+
+func causeBroker(e *Episode, b int32) bool {
+	switch e.Cause {
+	case parser.CauseBrokerFailure, parser.CauseBrokerFenced, parser.CauseControlledShutdown:
+		return b != e.Leader && contains(e.CauseBrokers, b)
+	}
+	return false
 }
 
 // carriedOver: first seen being re-sent or re-applied, never decided in
