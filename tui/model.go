@@ -271,10 +271,11 @@ func (m *Model) done(r *epRec, now time.Time) bool {
 	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity) >= m.opt.Quiet
 }
 
-// dur is an election's measured duration: its first line to its newest,
-// in progress or not (never the wall clock since it started).
+// dur is what an election took (timeline's Took: to the new leader ready,
+// as the report says), else its first line to its newest, in progress or
+// not (never the wall clock since it started).
 func (m *Model) dur(r *epRec, now time.Time) time.Duration {
-	return r.e.Duration()
+	return r.e.Took()
 }
 
 func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }

@@ -994,7 +994,7 @@ func fingerprint(e *timeline.Episode, logsVer int) uint64 {
 	tm(e.End)
 	tm(e.LastActivity)
 	var flags int64
-	for i, f := range []bool{e.Transition, e.Unclean, e.Resent} {
+	for i, f := range []bool{e.Transition, e.Unclean, e.Resent, e.CarriedOver} {
 		if f {
 			flags |= 1 << i
 		}
