@@ -211,15 +211,6 @@ type Parser struct {
 	lastConfig []byte
 	lastBlock  map[string]string
 
-	// lastRetry pairs the producer's "Received invalid metadata error" line
-	// with the "Got error produce response" line it follows.
-	lastRetry struct {
-		client    string
-		topic     string
-		partition int32
-		t         time.Time
-		attempts  int64
-	}
 	rec Record
 	ev  Event
 	// held: sarama retries waiting for the lines that name their attempt
@@ -229,6 +220,8 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
+	// asm joins the lines of one failed send (assemble.go).
+	asm assembler
 }
 
 type pendKind uint8
@@ -291,6 +284,7 @@ func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
 	p.finishPending()
 	p.flushHeld()
+	p.asm.flush(p)
 	if p.haveMax {
 		p.Stats.Last = p.maxRec.When()
 	}
@@ -305,7 +299,11 @@ func (p *Parser) Flush(emit func(*Event)) {
 // so whoever merges several parsers by time must not let later events of
 // other sources pass before it.
 func (p *Parser) Pending() (time.Time, bool) {
-	return p.pend.time, p.pend.kind != pendNone
+	t, ok := p.asm.oldest()
+	if p.pend.kind != pendNone && (!ok || p.pend.time.Before(t)) {
+		return p.pend.time, true
+	}
+	return t, ok
 }
 
 // looksLikeHeader is the cheap test that keeps stack-trace lines away from
@@ -400,6 +398,9 @@ func (p *Parser) record(line []byte) {
 		p.haveMax = true
 	}
 	p.lastKey = k
+	if p.asm.holding() {
+		p.asm.advance(p, r.When())
+	}
 	if len(p.held) > 0 && (r.Layout != LayoutSarama || !saramaSeq(r.Msg)) {
 		p.flushHeld()
 	}
@@ -620,8 +621,16 @@ func (p *Parser) start(kind Kind) *Event {
 }
 
 func (p *Parser) send() {
+	if p.ev.Kind == KindProducerError || p.asm.holding() {
+		p.push(&p.ev)
+		return
+	}
+	p.out(&p.ev)
+}
+
+func (p *Parser) out(ev *Event) {
 	p.Stats.Events++
-	p.emit(&p.ev)
+	p.emit(ev)
 }
 
 type loggerKind uint8

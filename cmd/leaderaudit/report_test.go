@@ -69,6 +69,7 @@ func TestOneReportFromEveryCommand(t *testing.T) {
 			rep := watchReport(t, w)
 			var wout bytes.Buffer
 			jw := report.NewJSONWriter(&wout, rep.Agg.Opt.Loc)
+			jw.Path = rep.SourcePath
 			// watch streams nothing: its elections, producer errors and
 			// bursts are the ones the collector kept.
 			for _, e := range rep.Agg.Kept {

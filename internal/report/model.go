@@ -103,6 +103,9 @@ func New(c *Collector, tl *timeline.Timeline, sources []SourceInfo, interrupted 
 		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),
 		OrphanLines: tl.Stats.Orphans, LateLines: tl.Stats.Late, Interrupted: interrupted,
 	}
+	if n := c.ByMatch[timeline.MatchOther]; n > 0 {
+		r.Summary.Matched["not_leadership"] = n
+	}
 	return r
 }
 
@@ -125,4 +128,14 @@ func (r *Report) WriteJSON(j *JSONWriter) error {
 	}
 	j.Any(r.Summary)
 	return j.Flush()
+}
+
+// SourcePath names source i as its source record does.
+func (m *Report) SourcePath(i int) string {
+	for _, s := range m.Sources {
+		if s.Index == i {
+			return Clean(s.Path)
+		}
+	}
+	return ""
 }
