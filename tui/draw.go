@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/quantile"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -28,7 +29,7 @@ func offset(t, start time.Time) string {
 	if d < time.Second {
 		return fmt.Sprintf("+%d ms", d.Milliseconds())
 	}
-	return "+" + report.Dur(d)
+	return "+" + textfmt.Dur(d)
 }
 
 // detail draws an election: what it is, then one lane per broker on a
@@ -45,9 +46,9 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	now := m.now()
 	done := m.done(r, now)
 	var out []string
-	state := "took " + report.Dur(e.Duration())
+	state := "took " + textfmt.Dur(e.Duration())
 	if !done {
-		state = m.st.inprog.Render("IN PROGRESS " + report.Dur(m.dur(r, now)))
+		state = m.st.inprog.Render("IN PROGRESS " + textfmt.Dur(m.dur(r, now)))
 	}
 	title := fmt.Sprintf("%s · epoch %d · %s · leader %s → %s · %s", cutTP(e.Topic, e.Partition, max(12, w/3)), e.LeaderEpoch,
 		state, brokerStr(e.PreviousLeader), brokerStr(e.Leader), causeLong(e.Cause, e.CauseBrokers))
@@ -58,10 +59,10 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	}
 	info = append(info, "start "+m.full(e.Start), "end "+m.hms(e.End))
 	if len(e.ISR) > 0 {
-		info = append(info, "ISR "+report.JoinIDs(e.ISR))
+		info = append(info, "ISR "+textfmt.JoinIDs(e.ISR))
 	}
 	if len(e.Replicas) > 0 {
-		info = append(info, "replicas "+report.JoinIDs(e.Replicas))
+		info = append(info, "replicas "+textfmt.JoinIDs(e.Replicas))
 	}
 	var flags []string
 	if e.Unclean {
@@ -95,7 +96,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 		p := int(float64(t.Sub(e.Start))/float64(span)*float64(barW-1) + 0.5)
 		return min(max(p, 0), barW-1)
 	}
-	axis := padRight("", labelW) + "0" + spaces(barW-1-width(report.Dur(span))) + report.Dur(span)
+	axis := padRight("", labelW) + "0" + spaces(barW-1-width(textfmt.Dur(span))) + textfmt.Dur(span)
 	if span <= 0 {
 		axis = padRight("", labelW) + "0 (all in the same millisecond)"
 	}
@@ -161,7 +162,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 		}
 		right := ""
 		if d, ok := bt.Applied(); ok {
-			right = "applied " + report.Dur(d)
+			right = "applied " + textfmt.Dur(d)
 		}
 		out = append(out, lane(fmt.Sprintf("broker %d %s", bt.Broker, role), mk, right))
 	}
@@ -227,9 +228,9 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	var appl []string
 	for _, bt := range e.Brokers {
 		if d, ok := bt.Applied(); ok {
-			s := fmt.Sprintf("broker %d %s", bt.Broker, report.Dur(d))
+			s := fmt.Sprintf("broker %d %s", bt.Broker, textfmt.Dur(d))
 			if bt.Elapsed > 0 {
-				s += fmt.Sprintf(" (it logged %s)", report.Dur(bt.Elapsed))
+				s += fmt.Sprintf(" (it logged %s)", textfmt.Dur(bt.Elapsed))
 			}
 			appl = append(appl, s)
 		}
@@ -354,8 +355,8 @@ func (m *Model) histogram() []string {
 	if len(ds) == 0 {
 		return append(out, "", "  no finished election yet")
 	}
-	out = append(out, fmt.Sprintf("  p50 %s · p90 %s · p99 %s · max %s", report.Dur(report.Percentile(ds, 50)),
-		report.Dur(report.Percentile(ds, 90)), report.Dur(report.Percentile(ds, 99)), report.Dur(report.Percentile(ds, 100))), "")
+	out = append(out, fmt.Sprintf("  p50 %s · p90 %s · p99 %s · max %s", textfmt.Dur(quantile.Percentile(ds, 50)),
+		textfmt.Dur(quantile.Percentile(ds, 90)), textfmt.Dur(quantile.Percentile(ds, 99)), textfmt.Dur(quantile.Percentile(ds, 100))), "")
 	lo, hi := len(counts), -1
 	maxN := 0
 	for i, n := range counts {
@@ -389,7 +390,7 @@ func (m *Model) histogram() []string {
 	}
 	for _, b := range bs {
 		out = append(out, fmt.Sprintf("  broker %-5d %6s partitions  p50 %-7s p99 %-7s max %-7s %s epoch %d", b.broker, humanizeInt(len(b.applied)),
-			shortDur(report.Percentile(b.applied, 50)), shortDur(report.Percentile(b.applied, 99)), shortDur(b.max),
+			shortDur(quantile.Percentile(b.applied, 50)), shortDur(quantile.Percentile(b.applied, 99)), shortDur(b.max),
 			cutTP(b.key.Topic, b.key.Partition, 40), b.key.LeaderEpoch))
 	}
 	return out

@@ -1,10 +1,11 @@
 // Package tui is the terminal screen of `leaderaudit watch`: a bubbletea
-// model fed with live.Snapshots. It shows the open and recent elections,
-// a per-broker timeline of the selected one drawn to scale, the producer
-// errors with what explains them, and a histogram of election durations.
+// model fed with feed.Snapshots (made by package live). It shows the open
+// and recent elections, a per-broker timeline of the selected one drawn to
+// scale, the producer errors with what explains them, and a histogram of
+// election durations.
 //
 // Every string that comes from a log (topics, client ids, error names,
-// file names) goes through report.Clean before it is drawn, and every
+// file names) goes through textfmt.Clean before it is drawn, and every
 // line of the screen is cut to the terminal's width.
 package tui
 
@@ -15,8 +16,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/leaderaudit/leaderaudit/internal/live"
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/feed"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -78,14 +79,14 @@ const (
 )
 
 // Messages.
-type snapMsg struct{ s *live.Snapshot }
+type snapMsg struct{ s *feed.Snapshot }
 type closedMsg struct{}
 type tickMsg time.Time
 
 // Model is the watch screen.
 type Model struct {
 	opt     Options
-	updates <-chan *live.Snapshot
+	updates <-chan *feed.Snapshot
 	st      styles
 
 	width, height int
@@ -93,7 +94,7 @@ type Model struct {
 	// Data.
 	eps     map[timeline.Key]*epRec
 	errs    []*timeline.ProducerError // arrival order
-	stats   live.Stats
+	stats   feed.Stats
 	snapNow time.Time // Snapshot.Now of the newest snapshot applied
 	snapAt  time.Time // its Wall
 	live    bool
@@ -102,7 +103,7 @@ type Model struct {
 
 	paused   bool
 	pausedAt time.Time
-	held     []*live.Snapshot
+	held     []*feed.Snapshot
 
 	// View state.
 	view, back view
@@ -131,7 +132,7 @@ type Model struct {
 }
 
 // New returns the screen for the snapshots on updates.
-func New(updates <-chan *live.Snapshot, opt Options) *Model {
+func New(updates <-chan *feed.Snapshot, opt Options) *Model {
 	if opt.Loc == nil {
 		opt.Loc = time.Local
 	}
@@ -239,7 +240,7 @@ func (m *Model) slowOrFailed(r *epRec, now time.Time) bool {
 }
 
 // Apply feeds a snapshot as if it had arrived (tests, and the Update loop).
-func (m *Model) Apply(s *live.Snapshot) {
+func (m *Model) Apply(s *feed.Snapshot) {
 	if m.paused {
 		m.stats = s.Stats
 		m.held = append(m.held, s)
@@ -251,7 +252,7 @@ func (m *Model) Apply(s *live.Snapshot) {
 	m.apply(s)
 }
 
-func (m *Model) apply(s *live.Snapshot) {
+func (m *Model) apply(s *feed.Snapshot) {
 	m.stats = s.Stats
 	if !s.Now.IsZero() {
 		m.snapNow, m.snapAt = s.Now, s.Wall
@@ -561,5 +562,5 @@ func (m *Model) toggleBurst(open bool) {
 // clean makes log text safe to draw: control sequences removed, tabs
 // turned into spaces.
 func clean(s string) string {
-	return strings.ReplaceAll(report.Clean(s), "\t", " ")
+	return strings.ReplaceAll(textfmt.Clean(s), "\t", " ")
 }

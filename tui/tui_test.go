@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
+	"github.com/leaderaudit/leaderaudit/internal/feed"
 	"github.com/leaderaudit/leaderaudit/internal/live"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -83,14 +84,14 @@ func perr(topic string, part int32, at time.Duration, client string, match timel
 		AttemptsLeft: 2, Match: match, Election: k}
 }
 
-func snap(now time.Duration, changed []*timeline.Episode, errs ...*timeline.ProducerError) *live.Snapshot {
-	return &live.Snapshot{Wall: t0.Add(now), Now: t0.Add(now), Live: true, Changed: changed, Errors: errs,
-		Stats: live.Stats{Lines: 1234, LinesPerSec: 321, Brokers: []int32{0, 1, 2, 3}, Followed: 3,
-			Files: []live.FileStatus{{Path: "state-change.log", Lines: 1000}, {Path: "controller.log", Lines: 200}, {Path: "producer.log", Lines: 34}}}}
+func snap(now time.Duration, changed []*timeline.Episode, errs ...*timeline.ProducerError) *feed.Snapshot {
+	return &feed.Snapshot{Wall: t0.Add(now), Now: t0.Add(now), Live: true, Changed: changed, Errors: errs,
+		Stats: feed.Stats{Lines: 1234, LinesPerSec: 321, Brokers: []int32{0, 1, 2, 3}, Followed: 3,
+			Files: []feed.FileStatus{{Path: "state-change.log", Lines: 1000}, {Path: "controller.log", Lines: 200}, {Path: "producer.log", Lines: 34}}}}
 }
 
 // model returns a screen with a fixed clock (the last snapshot's wall time).
-func model(w, h int, snaps ...*live.Snapshot) *Model {
+func model(w, h int, snaps ...*feed.Snapshot) *Model {
 	clock := t0
 	m := New(nil, Options{Loc: time.UTC, Zone: "UTC (--tz)", Tick: -1, Now: func() time.Time { return clock }})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
@@ -475,7 +476,7 @@ func TestEscapesNeverDrawn(t *testing.T) {
 	pe := perr(k.Topic, 1, ms(5), "checkout"+evil, timeline.MatchDuring, &k)
 	pe.Error = "NOT_LEADER_OR_FOLLOWER" + evil
 	s := snap(time.Second, []*timeline.Episode{e}, pe)
-	s.Stats.Files = append(s.Stats.Files, live.FileStatus{Path: "/var/log/" + evil + ".log", Err: "open x: " + evil})
+	s.Stats.Files = append(s.Stats.Files, feed.FileStatus{Path: "/var/log/" + evil + ".log", Err: "open x: " + evil})
 	for _, r := range []*lipgloss.Renderer{nil, colorRenderer()} {
 		m := model(120, 40, s)
 		m.st = newStyles(r)
@@ -515,11 +516,11 @@ func colorRenderer() *lipgloss.Renderer {
 func TestKeep(t *testing.T) {
 	old := episode("orders", 1, 1, 0, ms(10), 1, 2, parser.CauseBrokerFailure)
 	m := New(nil, Options{Loc: time.UTC, Tick: -1, Keep: time.Hour, Now: func() time.Time { return t0 }})
-	m.Apply(&live.Snapshot{Wall: t0, Now: t0.Add(time.Minute), Live: true, Finished: []*timeline.Episode{old}})
+	m.Apply(&feed.Snapshot{Wall: t0, Now: t0.Add(time.Minute), Live: true, Finished: []*timeline.Episode{old}})
 	if len(m.eps) != 1 {
 		t.Fatal("not kept")
 	}
-	m.Apply(&live.Snapshot{Wall: t0, Now: t0.Add(2 * time.Hour), Live: true})
+	m.Apply(&feed.Snapshot{Wall: t0, Now: t0.Add(2 * time.Hour), Live: true})
 	if len(m.eps) != 0 {
 		t.Error("older than --keep still held")
 	}
@@ -643,7 +644,7 @@ func TestLiveIncident(t *testing.T) {
 // incident builds an incident for the screenshot: the KRaft sample 035
 // up to just after its slowest burst, and a producer that failed during
 // and after it.
-func incident(t *testing.T) []*live.Snapshot {
+func incident(t *testing.T) []*feed.Snapshot {
 	dir := t.TempDir()
 	var lines []string
 	var rec parser.Record
@@ -678,7 +679,7 @@ func incident(t *testing.T) []*live.Snapshot {
 		}
 		<-done
 	}()
-	var snaps []*live.Snapshot
+	var snaps []*feed.Snapshot
 	errs := 0
 	deadline := time.After(20 * time.Second)
 	for {

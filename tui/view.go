@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dustin/go-humanize"
 
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -108,7 +108,7 @@ func causeText(e *timeline.Episode) string {
 		s = e.Cause.String()
 	}
 	if len(e.CauseBrokers) > 0 {
-		s += " b" + report.JoinIDs(e.CauseBrokers)
+		s += " b" + textfmt.JoinIDs(e.CauseBrokers)
 	}
 	if e.Resent {
 		s = "re-sent"
@@ -122,7 +122,7 @@ func causeLong(c parser.Cause, brokers []int32) string {
 		s = "cause not logged"
 	}
 	if len(brokers) > 0 {
-		s += " of broker " + report.JoinIDs(brokers)
+		s += " of broker " + textfmt.JoinIDs(brokers)
 	}
 	return s
 }
@@ -229,7 +229,7 @@ func (m *Model) header() []string {
 	}
 	brokers := "none yet"
 	if len(st.Brokers) > 0 {
-		brokers = report.JoinIDs(st.Brokers)
+		brokers = textfmt.JoinIDs(st.Brokers)
 	}
 	zone := m.opt.Zone
 	if zone == "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/skew"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/internal/verdict"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -272,12 +273,12 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	ins, skipped := source.Discover(paths, 0)
 	var skippedLines []string
 	for _, s := range skipped {
-		fmt.Fprintf(stderr, "leaderaudit: skipping %s: %s\n", report.Clean(s.Path), s.Reason)
+		fmt.Fprintf(stderr, "leaderaudit: skipping %s: %s\n", textfmt.Clean(s.Path), s.Reason)
 		skippedLines = append(skippedLines, s.Path+": "+s.Reason)
 	}
 	for _, in := range ins {
 		if in.Binary {
-			fmt.Fprintf(stderr, "leaderaudit: skipping %s: binary file (not a text log)\n", report.Clean(in.Path))
+			fmt.Fprintf(stderr, "leaderaudit: skipping %s: binary file (not a text log)\n", textfmt.Clean(in.Path))
 			skippedLines = append(skippedLines, in.Path+": binary file (not a text log)")
 		}
 	}
@@ -337,7 +338,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			continue
 		}
 		if s.Err != nil && !s.Remote {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
 		}
 		if s.Read {
 			readAny = true

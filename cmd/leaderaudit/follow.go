@@ -7,6 +7,7 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/internal/live"
 	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -77,7 +78,7 @@ func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, followi
 	srcs := p.Inputs()
 	for _, s := range srcs {
 		if s.Err != nil {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
 		}
 	}
 	rep := rp.build(p.Timeline(), srcs, nil, nil, false)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 )
 
 // Exit codes (documented in the README).
@@ -124,7 +124,7 @@ func run(args []string, io stdio) (code int) {
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		// A short message and where to look, not the whole help.
-		fmt.Fprintf(io.err, "leaderaudit: %s\n", report.Clean(err.Error()))
+		fmt.Fprintf(io.err, "leaderaudit: %s\n", textfmt.Clean(err.Error()))
 		var pe *kong.ParseError
 		if errors.As(err, &pe) {
 			kctx = pe.Context
@@ -169,9 +169,9 @@ func exitStatus(err error, stderr io.Writer) int {
 		}
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
+		fmt.Fprintln(stderr, "leaderaudit:", textfmt.Clean(err.Error()))
 		return exitUsage
 	}
-	fmt.Fprintln(stderr, "leaderaudit:", report.Clean(err.Error()))
+	fmt.Fprintln(stderr, "leaderaudit:", textfmt.Clean(err.Error()))
 	return exitError
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/skew"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/internal/verdict"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -83,14 +84,14 @@ func (r *reporter) build(tl *timeline.Timeline, srcs []*source.Source, estimated
 		}
 		return ""
 	}
-	var infos []report.SourceInfo
+	var infos []source.Info
 	var facts []verdict.SourceFacts
 	for _, s := range srcs {
 		if s.Binary {
 			continue
 		}
-		infos = append(infos, report.Describe(s, r.loc))
-		facts = append(facts, verdict.Facts(s, report.Kind(s), report.EraName(&s.Stats)))
+		infos = append(infos, source.Describe(s, r.loc))
+		facts = append(facts, verdict.Facts(s, source.Kind(s), source.EraName(&s.Stats)))
 	}
 	rep := report.New(r.col, tl, infos, interrupted)
 	rep.Skipped = skipped
@@ -99,7 +100,7 @@ func (r *reporter) build(tl *timeline.Timeline, srcs []*source.Source, estimated
 	rep.ZoneHints = report.ZoneHints(est, path, r.loc)
 	r.an.SetClockSkew(rep.Skew)
 	r.an.SetZoneHints(rep.ZoneHints)
-	findings := r.an.Finish(tl, func(i int) string { return report.Clean(path(i)) }, facts)
+	findings := r.an.Finish(tl, func(i int) string { return textfmt.Clean(path(i)) }, facts)
 	if r.window.Active() && r.windowed != nil {
 		findings = r.scope(findings)
 	}
@@ -157,7 +158,7 @@ func sourcePaths(srcs func() []*source.Source) func(int) string {
 			return n
 		}
 		for _, s := range srcs() {
-			names[s.Index] = report.Clean(s.Path)
+			names[s.Index] = textfmt.Clean(s.Path)
 		}
 		return names[i]
 	}

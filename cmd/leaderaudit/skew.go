@@ -12,6 +12,7 @@ import (
 	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/skew"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 
@@ -98,7 +99,7 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 		if s.Binary || s.Metadata != nil || s.Input.Metadata || !s.Read {
 			continue
 		}
-		if report.Kind(s) == "client application log" {
+		if source.Kind(s) == "client application log" {
 			// A client's log: its own host, whatever its path says.
 			add(s.Path, s.Index)
 			continue
@@ -112,7 +113,7 @@ func clocksOf(srcs []*source.Source, brokerFor func(string) int32) []skew.Clock 
 			case len(ids) == 1:
 				id = ids[0]
 			case len(ids) > 1:
-				add(fmt.Sprintf("%s (one host: brokers %s)", s.Path, report.JoinIDs(ids)), s.Index)
+				add(fmt.Sprintf("%s (one host: brokers %s)", s.Path, textfmt.JoinIDs(ids)), s.Index)
 				continue
 			}
 		}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/internal/follow"
 	"github.com/leaderaudit/leaderaudit/internal/logstore"
-	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 )
 
 // storeFlags read lines from a log store instead of (or beside) files.
@@ -57,7 +57,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		Read: logstore.ReadOptions{
 			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency, Retries: retries(sf.StoreRetries),
 			Retried: func(w logstore.Window, attempt int, err error) {
-				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+				fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, textfmt.Clean(err.Error()))
 			},
 		},
 	}
@@ -70,7 +70,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		st, err = rd.AddStore(ctx, in)
 		return err
 	}, func(attempt int, err error) {
-		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, report.Clean(err.Error()))
+		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, textfmt.Clean(err.Error()))
 	})
 	return st, err
 }
@@ -124,7 +124,7 @@ func storeNotes(st *source.StoreStatus, stderr io.Writer) []string {
 	var notes []string
 	note := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", st.Name, report.Clean(msg))
+		fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", st.Name, textfmt.Clean(msg))
 		notes = append(notes, st.Name+": "+msg)
 	}
 	if st.Err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/leaderaudit/leaderaudit/internal/live"
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/tui"
 )
 
@@ -101,7 +101,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	}
 	for _, s := range srcs {
 		if s.Err != nil {
-			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", report.Clean(s.Path), report.Clean(s.Err.Error()))
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
 		}
 	}
 	return nil

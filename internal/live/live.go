@@ -48,6 +48,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/feed"
 	"github.com/leaderaudit/leaderaudit/internal/follow"
 	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/source"
@@ -125,61 +126,13 @@ type Remote interface {
 	Run(ctx context.Context, out chan<- []follow.Line) error
 }
 
-// FileStatus is one followed file.
-type FileStatus struct {
-	Path          string // as given or found; not cleaned
-	Lines         int64
-	NotUnderstood int64
-	Missing       bool   // the path does not exist (yet)
-	Err           string // why it cannot be read right now; "" if it can
-}
-
-// Stats is the state of the whole pipeline.
-type Stats struct {
-	Lines         int64
-	LinesPerSec   float64
-	NotUnderstood int64
-	Events        int64
-	Files         []FileStatus
-	// Followed counts files being read; Missing and Unreadable the others.
-	Followed, Missing, Unreadable int
-	// Brokers: broker ids seen in the lines (any role).
-	Brokers []int32
-	// Open: episodes the timeline has not finished.
-	Open           int
-	Late, Orphans  int64
-	ProducerErrors int64
-	// ReadingBack: the start's read-back is under way; BacklogDone is its
-	// progress (0–1).
-	ReadingBack bool
-	BacklogDone float64
-}
-
-// Snapshot is what changed since the previous snapshot. It belongs to the
-// receiver: nothing in it is touched by the pipeline again.
-type Snapshot struct {
-	Seq int
-	// Wall is when it was made.
-	Wall time.Time
-	// Now is the pipeline's event-time clock: the newest timestamp read,
-	// moved on with the wall clock while every input is silent (see the
-	// package doc). Live views compare Episode.LastActivity with it.
-	Now time.Time
-	// Live: the read-back is over and lines are followed as written.
-	Live bool
-	// Changed holds open episodes that are new or changed (clones),
-	// newest first.
-	Changed []*timeline.Episode
-	// Finished holds episodes the timeline finished (clones): final.
-	Finished []*timeline.Episode
-	// Errors holds producer errors as they were matched (copies).
-	Errors []*timeline.ProducerError
-	// Bursts holds bursts the timeline closed.
-	Bursts []*timeline.Burst
-	Stats  Stats
-	// Final: the pipeline has stopped; this is its last snapshot.
-	Final bool
-}
+// The snapshot types live in package feed, which the screen imports
+// without importing the readers behind this pipeline.
+type (
+	FileStatus = feed.FileStatus
+	Stats      = feed.Stats
+	Snapshot   = feed.Snapshot
+)
 
 type src struct {
 	index    int
@@ -859,10 +812,10 @@ func (p *Pipeline) Inputs() []*source.Source {
 }
 
 // Sources describes every file read, for the text report. Call after Run.
-func (p *Pipeline) Sources() []report.SourceInfo {
-	var out []report.SourceInfo
+func (p *Pipeline) Sources() []source.Info {
+	var out []source.Info
 	for _, s := range p.Inputs() {
-		out = append(out, report.Describe(s, p.loc))
+		out = append(out, source.Describe(s, p.loc))
 	}
 	return out
 }

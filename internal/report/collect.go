@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/quantile"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -29,7 +30,7 @@ type Options struct {
 type brokerAgg struct {
 	Broker     int32
 	Partitions int
-	Applied    Durs
+	Applied    quantile.Durs
 	Max        time.Duration
 	MaxKey     timeline.Key
 	MaxPhase   parser.Phase
@@ -51,7 +52,7 @@ type Collector struct {
 	MetadataOnly int
 	Resent       int
 	Unclean      int
-	Durations    Durs
+	Durations    quantile.Durs
 	ByCause      map[parser.Cause]int
 	Slowest      []*EpisodeSummary // top N by duration
 	Kept         []*EpisodeSummary // detail section
@@ -62,7 +63,7 @@ type Collector struct {
 	ByMatch    [timeline.NumMatch]int
 	Finals     int
 	ByError    map[string]int
-	Lags       Durs
+	Lags       quantile.Durs
 	ErrorList  []*timeline.ProducerError
 	Unexplain  map[timeline.TP]int
 	ErrorsSeen map[string]int // by client
@@ -222,6 +223,6 @@ func (c *Collector) Burst(b *timeline.Burst) {
 	// with the log, its entries should not.
 	kept := *b
 	kept.Durations = nil
-	kept.P50, kept.P99 = Percentile(b.Durations, 50), Percentile(b.Durations, 99)
+	kept.P50, kept.P99 = quantile.Percentile(b.Durations, 50), quantile.Percentile(b.Durations, 99)
 	c.Bursts = append(c.Bursts, &BurstSummary{Burst: kept})
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -224,7 +225,7 @@ func (c *Collector) writeContext(t *textOut, st *timeline.Stats, w *Window, full
 	}
 	for _, tr := range refused {
 		t.para("", "    ", fmt.Sprintf("  %s broker %s REFUSED to truncate %s-%d to the new leader's end offset %d: its own log ends at %d — an unclean leader; offsets %d–%d are lost",
-			c.tm(tr.Time), leaderStr(tr.Broker), Clean(tr.Topic), tr.Partition, tr.Offset, tr.EndOffset, tr.Offset, tr.EndOffset-1))
+			c.tm(tr.Time), leaderStr(tr.Broker), textfmt.Clean(tr.Topic), tr.Partition, tr.Offset, tr.EndOffset, tr.Offset, tr.EndOffset-1))
 	}
 	t.p("\n")
 }

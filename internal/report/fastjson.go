@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -49,7 +50,7 @@ func (j *JSONWriter) appendTime(b []byte, t time.Time) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = t.In(j.loc).AppendFormat(b, TimeFormat)
+	b = t.In(j.loc).AppendFormat(b, textfmt.TimeFormat)
 	return append(b, '"')
 }
 

@@ -9,12 +9,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/quantile"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
-
-// TimeFormat is RFC 3339 with milliseconds and the zone offset.
-const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
 // JSONWriter writes one JSON object per line.
 type JSONWriter struct {
@@ -83,7 +82,7 @@ func (j *JSONWriter) tm(t time.Time) *string {
 	if t.IsZero() {
 		return nil
 	}
-	s := t.In(j.loc).Format(TimeFormat)
+	s := t.In(j.loc).Format(textfmt.TimeFormat)
 	return &s
 }
 
@@ -291,7 +290,7 @@ func (j *JSONWriter) Burst(b *timeline.Burst) {
 		MaxMs        int64   `json:"max_ms"`
 		Slowest      JSONKey `json:"slowest"`
 	}{"burst", b.ID, j.tm(b.Start), j.tm(b.End), b.Episodes, cause, b.CauseBrokers,
-		Percentile(b.Durations, 50).Milliseconds(), Percentile(b.Durations, 99).Milliseconds(), b.SlowestDur.Milliseconds(),
+		quantile.Percentile(b.Durations, 50).Milliseconds(), quantile.Percentile(b.Durations, 99).Milliseconds(), b.SlowestDur.Milliseconds(),
 		JSONKey{b.Slowest.Topic, b.Slowest.Partition, b.Slowest.LeaderEpoch}})
 }
 

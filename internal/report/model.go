@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -21,7 +23,7 @@ type Report struct {
 	Timeline *timeline.Stats
 	// SkewTolerance and StaleWindow are the timeline's matching windows.
 	SkewTolerance, StaleWindow time.Duration
-	Sources                    []SourceInfo
+	Sources                    []source.Info
 	// Skipped: inputs not read, as "path: reason".
 	Skipped []string
 	// Skew: clock offsets estimated (and maybe applied); SkewInconsistent:
@@ -87,7 +89,7 @@ type Summary struct {
 
 // New assembles the report from the collector the timeline fed and the
 // closed timeline tl; the caller fills in sources, skew and findings.
-func New(c *Collector, tl *timeline.Timeline, sources []SourceInfo, interrupted bool) *Report {
+func New(c *Collector, tl *timeline.Timeline, sources []source.Info, interrupted bool) *Report {
 	cfg := tl.Config()
 	r := &Report{
 		Agg: c, Timeline: &tl.Stats,
@@ -134,7 +136,7 @@ func (r *Report) WriteJSON(j *JSONWriter) error {
 func (m *Report) SourcePath(i int) string {
 	for _, s := range m.Sources {
 		if s.Index == i {
-			return Clean(s.Path)
+			return textfmt.Clean(s.Path)
 		}
 	}
 	return ""

@@ -12,38 +12,6 @@ import (
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
-func TestClean(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain topic-1":                         "plain topic-1",
-		"a\x1b]52;c;ZXZpbA==\x07b":              "ab",
-		"a\x1b]52;c;ZXZpbA==\x1b\\b":            "ab",
-		"x\x1b[2Jy\x1b[31mz":                    "xyz",
-		"bell\x07 nul\x00":                      "bell? nul?",
-		"c1 \u009b2J csi, \u009d0;t\u009c osc.": "c1  csi,  osc.",
-		"c1 other \u0085":                       "c1 other ?",
-		"bad \xff utf8":                         "bad \ufffd utf8",
-		"tab\tok ünïcode":                       "tab\tok ünïcode",
-	} {
-		if got := Clean(in); got != want {
-			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestPercentileAndDur(t *testing.T) {
-	ds := []time.Duration{5, 1, 4, 2, 3}
-	for p, want := range map[float64]time.Duration{50: 3, 99: 5, 100: 5, 0: 1, 20: 1, 21: 2} {
-		if got := Percentile(ds, p); got != want {
-			t.Errorf("p%v = %v, want %v", p, got, want)
-		}
-	}
-	for d, want := range map[time.Duration]string{21 * time.Millisecond: "21 ms", 2400 * time.Millisecond: "2.4 s", 5 * time.Minute: "5 min", 192 * time.Second: "3 min 12 s", 2*time.Hour + 5*time.Minute: "2 h 5 min"} {
-		if got := Dur(d); got != want {
-			t.Errorf("Dur(%v) = %q, want %q", d, got, want)
-		}
-	}
-}
-
 func sampleEpisode() *timeline.Episode {
 	t0 := time.Date(2019, 2, 25, 15, 1, 3, 23e6, time.UTC)
 	bt := &timeline.BrokerTimeline{Broker: 2, Role: parser.RoleFollower}
@@ -162,29 +130,5 @@ func TestFastElectionMatchesEncoding(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("variant %d:\n got %s\nwant %s", i, got.String(), want.String())
 		}
-	}
-}
-
-func TestDursExactThenBounded(t *testing.T) {
-	var d Durs
-	for i := 1; i <= 1000; i++ {
-		d.Add(time.Duration(i) * time.Millisecond)
-	}
-	if d.P(50) != 500*time.Millisecond || d.P(99) != 990*time.Millisecond || d.P(100) != time.Second {
-		t.Errorf("exact: %v %v %v", d.P(50), d.P(99), d.P(100))
-	}
-	var h Durs
-	for i := 0; i < 3*exactCap; i++ {
-		h.Add(time.Duration(i%2000) * time.Millisecond) // 0..1999 ms, uniform
-	}
-	h.Add(42 * time.Minute)
-	if h.hist == nil || h.exact != nil {
-		t.Fatal("did not switch to the histogram")
-	}
-	if p := h.P(50); p < 990*time.Millisecond || p > 1010*time.Millisecond {
-		t.Errorf("p50 %v, want about 1 s", p)
-	}
-	if h.P(100) != 42*time.Minute || h.Len() != 3*exactCap+1 {
-		t.Errorf("max %v len %d", h.P(100), h.Len())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/skew"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 )
 
 // ClockSkew is one host clock's estimated offset: a "clock_skew" JSON line
@@ -114,28 +115,28 @@ func writeSkew(w io.Writer, m *Report) {
 	if len(m.SkewInconsistent) > 0 {
 		p("  the causal pairs contradict each other, so no clock was estimated; the pairs:\n")
 		for _, e := range m.SkewInconsistent {
-			p("    %s: %s → %s (%+d ms)\n", Clean(e.What), Clean(e.Cause), Clean(e.Effect), e.DeltaMs)
+			p("    %s: %s → %s (%+d ms)\n", textfmt.Clean(e.What), textfmt.Clean(e.Cause), textfmt.Clean(e.Effect), e.DeltaMs)
 		}
 	}
 	for _, z := range m.ZoneHints {
 		p("  %s's lines come %s after the %s lines they follow from (%d causal pairs, all within 2 min of that): read in the wrong zone? Give its zone with --tz 'GLOB=ZONE'\n",
-			Clean(z.Clock), Dur(time.Duration(z.OffsetMs)*time.Millisecond), Clean(z.RelativeTo), z.Pairs)
-		p("    %s\n      cause  %s\n      effect %s\n", Clean(z.Evidence.What), Clean(z.Evidence.Cause), Clean(z.Evidence.Effect))
+			textfmt.Clean(z.Clock), textfmt.Dur(time.Duration(z.OffsetMs)*time.Millisecond), textfmt.Clean(z.RelativeTo), z.Pairs)
+		p("    %s\n      cause  %s\n      effect %s\n", textfmt.Clean(z.Evidence.What), textfmt.Clean(z.Evidence.Cause), textfmt.Clean(z.Evidence.Effect))
 	}
 	var steady []string
 	for _, cs := range m.Skew {
 		if cs.OffsetMs == 0 && cs.ByHand == "" {
-			steady = append(steady, fmt.Sprintf("%s (%s)", Clean(cs.Clock), bounds(&cs)))
+			steady = append(steady, fmt.Sprintf("%s (%s)", textfmt.Clean(cs.Clock), bounds(&cs)))
 			continue
 		}
 		dir := "ahead of"
 		if cs.OffsetMs < 0 {
 			dir = "behind"
 		}
-		p("  %s: %+d ms (%s the others)", Clean(cs.Clock), cs.OffsetMs, dir)
+		p("  %s: %+d ms (%s the others)", textfmt.Clean(cs.Clock), cs.OffsetMs, dir)
 		switch {
 		case cs.ByHand != "":
-			p(", set by --skew %s, corrected\n", Clean(cs.ByHand))
+			p(", set by --skew %s, corrected\n", textfmt.Clean(cs.ByHand))
 		case cs.Applied:
 			p(", allowed %s by %d causal pair(s), corrected (--skew auto)\n", bounds(&cs), cs.Pairs)
 		default:
@@ -147,7 +148,7 @@ func writeSkew(w io.Writer, m *Report) {
 			if d < 0 {
 				rel, d = "before", -d
 			}
-			p("    %s: logged %d ms %s its cause\n      cause  %s\n      effect %s\n", Clean(e.What), d, rel, Clean(e.Cause), Clean(e.Effect))
+			p("    %s: logged %d ms %s its cause\n      cause  %s\n      effect %s\n", textfmt.Clean(e.What), d, rel, textfmt.Clean(e.Cause), textfmt.Clean(e.Effect))
 		}
 	}
 	if len(steady) > 0 {

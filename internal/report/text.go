@@ -13,28 +13,12 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/leaderaudit/leaderaudit/internal/quantile"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
-
-// Dur renders a duration the way operators read them: "21 ms", "2.4 s", "3 min 12 s".
-func Dur(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "-" + Dur(-d)
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1f s", d.Seconds())
-	case d < time.Hour:
-		if s := int(d.Seconds()) % 60; s != 0 {
-			return fmt.Sprintf("%d min %d s", int(d.Minutes()), s)
-		}
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
-}
 
 func (c *Collector) tm(t time.Time) string {
 	if t.IsZero() {
@@ -54,19 +38,7 @@ func ids(v []int32) string {
 	if len(v) == 0 {
 		return "-"
 	}
-	return JoinIDs(v)
-}
-
-// JoinIDs writes broker or controller ids as Kafka lists them: "1,2,3".
-func JoinIDs(v []int32) string {
-	var b strings.Builder
-	for i, x := range v {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(int(x)))
-	}
-	return b.String()
+	return textfmt.JoinIDs(v)
 }
 
 func leaderStr(v int32) string {
@@ -122,7 +94,7 @@ func (m *Report) writeHeadline(t *textOut) {
 	}
 	t.line(title)
 	t.para("", "", fmt.Sprintf("Times shown in %s (%s). Producer errors are matched within ±%s of an election; up to %s after it counts as stale metadata.",
-		zoneName(c.Opt.Loc), Clean(c.Opt.ZoneNote), Dur(m.SkewTolerance), Dur(m.StaleWindow)))
+		textfmt.ZoneName(c.Opt.Loc), textfmt.Clean(c.Opt.ZoneNote), textfmt.Dur(m.SkewTolerance), textfmt.Dur(m.StaleWindow)))
 	if m.Summary.Interrupted {
 		t.para("", "", "INTERRUPTED: the audit was stopped before all input was read; what follows covers what was read.")
 	}
@@ -165,7 +137,7 @@ func (m *Report) writeHeadline(t *textOut) {
 			continue
 		}
 		shown++
-		t.line(fmt.Sprintf("  %-8s %s · %s", strings.ToUpper(f.Severity), Clean(f.Code), Clean(f.Message)))
+		t.line(fmt.Sprintf("  %-8s %s · %s", strings.ToUpper(f.Severity), textfmt.Clean(f.Code), textfmt.Clean(f.Message)))
 	}
 	if more := countAtLeast(fs, "warning") - shown; more > 0 {
 		t.line(fmt.Sprintf("  and %d more of warning or worse below", more))
@@ -220,14 +192,14 @@ func (m *Report) writeFindings(t *textOut, rel func(string) string) {
 	}
 	t.p("Findings\n")
 	for _, f := range fs {
-		head := fmt.Sprintf("  %-8s %s", strings.ToUpper(f.Severity), Clean(f.Code))
+		head := fmt.Sprintf("  %-8s %s", strings.ToUpper(f.Severity), textfmt.Clean(f.Code))
 		if f.Subject != "" {
-			head += " · " + Clean(f.Subject)
+			head += " · " + textfmt.Clean(f.Subject)
 		}
 		t.line(head)
-		t.para("    ", "    ", rel(Clean(f.Message)))
+		t.para("    ", "    ", rel(textfmt.Clean(f.Message)))
 		if f.Remedy != "" {
-			t.para("    remedy: ", "            ", Clean(f.Remedy))
+			t.para("    remedy: ", "            ", textfmt.Clean(f.Remedy))
 		}
 		if len(f.Evidence) > 0 {
 			ev := f.Evidence
@@ -237,7 +209,7 @@ func (m *Report) writeFindings(t *textOut, rel func(string) string) {
 			}
 			var parts []string
 			for _, e := range ev {
-				parts = append(parts, Clean(rel(e)))
+				parts = append(parts, textfmt.Clean(rel(e)))
 			}
 			s := strings.Join(parts, ", ")
 			if more > 0 {
@@ -343,12 +315,12 @@ func (m *Report) writeElections(t *textOut) {
 			if len(b.CauseBrokers) > 0 {
 				cause += " of broker " + ids(b.CauseBrokers)
 			}
-			d := Dur(b.SlowestDur)
+			d := textfmt.Dur(b.SlowestDur)
 			if b.Episodes > 1 {
-				d = fmt.Sprintf("p50 %s · max %s", Dur(b.P50), Dur(b.SlowestDur))
+				d = fmt.Sprintf("p50 %s · max %s", textfmt.Dur(b.P50), textfmt.Dur(b.SlowestDur))
 			}
 			t.para("  ", "      ", fmt.Sprintf("#%d %s  %s  %s  %s (slowest %s-%d epoch %d)", b.ID, c.tm(b.Start), cause,
-				plural(b.Episodes, "election", "elections"), d, Clean(b.Slowest.Topic), b.Slowest.Partition, b.Slowest.LeaderEpoch))
+				plural(b.Episodes, "election", "elections"), d, textfmt.Clean(b.Slowest.Topic), b.Slowest.Partition, b.Slowest.LeaderEpoch))
 		}
 		t.p("\n")
 	}
@@ -356,8 +328,8 @@ func (m *Report) writeElections(t *textOut) {
 	if len(c.Slowest) > 0 {
 		t.p("Slowest elections\n")
 		for _, e := range c.Slowest {
-			t.line(fmt.Sprintf("  %-40s epoch %-5d leader %s → %s  %s  %s", Clean(fmt.Sprintf("%s-%d", e.Topic, e.Partition)), e.LeaderEpoch,
-				leaderStr(e.PreviousLeader), leaderStr(e.Leader), Dur(e.Duration()), c.tm(e.Start)))
+			t.line(fmt.Sprintf("  %-40s epoch %-5d leader %s → %s  %s  %s", textfmt.Clean(fmt.Sprintf("%s-%d", e.Topic, e.Partition)), e.LeaderEpoch,
+				leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Duration()), c.tm(e.Start)))
 		}
 		t.p("\n")
 	}
@@ -373,15 +345,15 @@ func (m *Report) none() string {
 
 // pctl is "p50 5.0 s · p99 5.6 s · max 5.6 s", or one figure where they
 // are all the same.
-func pctl(d *Durs) string {
+func pctl(d *quantile.Durs) string {
 	p50, p99, max := d.P(50), d.P(99), d.P(100)
 	if p50 == max {
 		if d.Len() == 1 {
-			return Dur(max)
+			return textfmt.Dur(max)
 		}
-		return "all " + Dur(max)
+		return "all " + textfmt.Dur(max)
 	}
-	return fmt.Sprintf("p50 %s · p99 %s · max %s", Dur(p50), Dur(p99), Dur(max))
+	return fmt.Sprintf("p50 %s · p99 %s · max %s", textfmt.Dur(p50), textfmt.Dur(p99), textfmt.Dur(max))
 }
 
 func (m *Report) writeBrokers(t *textOut) {
@@ -404,9 +376,9 @@ func (m *Report) writeBrokers(t *textOut) {
 	})
 	for _, b := range bs {
 		s := fmt.Sprintf("broker %-4d %s  %s (slowest %s-%d epoch %d", b.Broker, plural(b.Partitions, "partition", "partitions"),
-			pctl(&b.Applied), Clean(b.MaxKey.Topic), b.MaxKey.Partition, b.MaxKey.LeaderEpoch)
+			pctl(&b.Applied), textfmt.Clean(b.MaxKey.Topic), b.MaxKey.Partition, b.MaxKey.LeaderEpoch)
 		if b.MaxPhase != parser.PhaseNone && b.MaxPhaseD > 0 {
-			s += fmt.Sprintf("; slowest step: %s after %s", b.MaxPhase, Dur(b.MaxPhaseD))
+			s += fmt.Sprintf("; slowest step: %s after %s", b.MaxPhase, textfmt.Dur(b.MaxPhaseD))
 		}
 		t.para("  ", "      ", s+")")
 	}
@@ -428,7 +400,7 @@ func (m *Report) writeProducerErrors(t *textOut, rel func(string) string) {
 	t.line(fmt.Sprintf("  during an election: %d · after one ended (stale client metadata): %d · no election explains: %d%s",
 		c.ByMatch[timeline.MatchDuring], c.ByMatch[timeline.MatchAfter], c.ByMatch[timeline.MatchNone], c.otherErrors()))
 	if c.Lags.Len() > 0 {
-		t.line(fmt.Sprintf("  lag after the election ended: p50 %s · max %s", Dur(c.Lags.P(50)), Dur(c.Lags.P(100))))
+		t.line(fmt.Sprintf("  lag after the election ended: p50 %s · max %s", textfmt.Dur(c.Lags.P(50)), textfmt.Dur(c.Lags.P(100))))
 	}
 	var names []string
 	for k := range c.ByError {
@@ -437,7 +409,7 @@ func (m *Report) writeProducerErrors(t *textOut, rel func(string) string) {
 	sort.Strings(names)
 	var parts []string
 	for _, k := range names {
-		parts = append(parts, fmt.Sprintf("%s %d", Clean(k), c.ByError[k]))
+		parts = append(parts, fmt.Sprintf("%s %d", textfmt.Clean(k), c.ByError[k]))
 	}
 	t.para("  by error: ", "    ", strings.Join(parts, " · "))
 	// In log time order: the timeline finishes errors in an order that
@@ -490,7 +462,7 @@ func (m *Report) lineRefs(pe *timeline.ProducerError, rel func(string) string) s
 			name := "source " + strconv.Itoa(r.Source)
 			for _, s := range m.Sources {
 				if s.Index == r.Source {
-					name = rel(Clean(s.Path))
+					name = rel(textfmt.Clean(s.Path))
 					break
 				}
 			}
@@ -512,26 +484,26 @@ func (c *Collector) errorLine(pe *timeline.ProducerError) string {
 	if pe.BrokerSide {
 		what = "broker-logged"
 	}
-	s := fmt.Sprintf("%s %s %s %s-%s %s", c.tm(pe.Time), Clean(orDash(pe.ClientID)), what, Clean(pe.Topic), part, Clean(pe.Error))
+	s := fmt.Sprintf("%s %s %s %s-%s %s", c.tm(pe.Time), textfmt.Clean(orDash(pe.ClientID)), what, textfmt.Clean(pe.Topic), part, textfmt.Clean(pe.Error))
 	if pe.AttemptsLeft >= 0 {
 		s += fmt.Sprintf(" (%d attempts left)", pe.AttemptsLeft)
 	}
 	if pe.Partition == parser.Unknown && len(pe.Candidates) > 0 {
-		s += " [partition one of " + JoinIDs(pe.Candidates) + "]"
+		s += " [partition one of " + textfmt.JoinIDs(pe.Candidates) + "]"
 	}
 	switch pe.Match {
 	case timeline.MatchDuring:
 		if pe.Election == nil {
-			s += fmt.Sprintf(" → during elections of %s (which one, the lines do not say)", Clean(pe.Topic))
+			s += fmt.Sprintf(" → during elections of %s (which one, the lines do not say)", textfmt.Clean(pe.Topic))
 			break
 		}
-		s += fmt.Sprintf(" → during election %s-%d epoch %d", Clean(pe.Election.Topic), pe.Election.Partition, pe.Election.LeaderEpoch)
+		s += fmt.Sprintf(" → during election %s-%d epoch %d", textfmt.Clean(pe.Election.Topic), pe.Election.Partition, pe.Election.LeaderEpoch)
 	case timeline.MatchAfter:
 		if pe.Election == nil {
-			s += fmt.Sprintf(" → %s after elections of %s ended (which one, the lines do not say)", Dur(pe.Lag), Clean(pe.Topic))
+			s += fmt.Sprintf(" → %s after elections of %s ended (which one, the lines do not say)", textfmt.Dur(pe.Lag), textfmt.Clean(pe.Topic))
 			break
 		}
-		s += fmt.Sprintf(" → %s after election %s-%d epoch %d ended", Dur(pe.Lag), Clean(pe.Election.Topic), pe.Election.Partition, pe.Election.LeaderEpoch)
+		s += fmt.Sprintf(" → %s after election %s-%d epoch %d ended", textfmt.Dur(pe.Lag), textfmt.Clean(pe.Election.Topic), pe.Election.Partition, pe.Election.LeaderEpoch)
 	case timeline.MatchOther:
 		s += " → not a leadership error: no election matched"
 	default:
@@ -568,7 +540,7 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 	}
 	head := fmt.Sprintf("Sources (%d, %s, %s not understood", len(m.Sources), plural64(lines, "line", "lines"), humanize.Comma(notUnd))
 	if dir := commonDir(m.Sources); dir != "" {
-		head += "; paths under " + Clean(dir)
+		head += "; paths under " + textfmt.Clean(dir)
 	}
 	t.line(head + ")")
 	for _, s := range m.Sources {
@@ -580,10 +552,10 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 			who = append(who, "controller "+ids(s.Controllers))
 		}
 		if len(s.Producers) > 0 {
-			who = append(who, "producer "+Clean(strings.Join(s.Producers, ",")))
+			who = append(who, "producer "+textfmt.Clean(strings.Join(s.Producers, ",")))
 		}
 		if len(s.Clients) > 0 {
-			who = append(who, "client "+Clean(strings.Join(s.Clients, ",")))
+			who = append(who, "client "+textfmt.Clean(strings.Join(s.Clients, ",")))
 		}
 		parts := []string{s.Kind}
 		if len(who) > 0 {
@@ -621,7 +593,7 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 				o += fmt.Sprintf(" (%s events put back in time order)", humanize.Comma(s.Reordered))
 			}
 			if s.LateEvents > 0 {
-				o += fmt.Sprintf(" (%s events more than %s out of order, left in file order)", humanize.Comma(s.LateEvents), Dur(source.ReorderWindow))
+				o += fmt.Sprintf(" (%s events more than %s out of order, left in file order)", humanize.Comma(s.LateEvents), textfmt.Dur(source.ReorderWindow))
 			}
 			parts = append(parts, o)
 		}
@@ -631,7 +603,7 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 		if s.Zone != "" {
 			parts = append(parts, s.Zone)
 		}
-		t.para("  "+Clean(rel(s.Path))+"  ", "      ", strings.Join(parts, " · "))
+		t.para("  "+textfmt.Clean(rel(s.Path))+"  ", "      ", strings.Join(parts, " · "))
 		if len(s.Writers) > 0 {
 			var ws []string
 			for _, w := range s.Writers {
@@ -644,26 +616,27 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 			t.para("      written by several JVMs at once: ", "      ", strings.Join(ws, ", "))
 		}
 		if s.Error != nil {
-			t.para("      ERROR: ", "      ", Clean(*s.Error))
+			t.para("      ERROR: ", "      ", textfmt.Clean(*s.Error))
 		}
 	}
 	for _, sk := range m.Skipped {
-		t.para("  skipped ", "      ", Clean(rel(sk)))
+		t.para("  skipped ", "      ", textfmt.Clean(rel(sk)))
 	}
 	t.p("\n")
 }
 
 // logSpan is the first and last line time over all inputs.
 func (m *Report) logSpan() (first, last time.Time) {
-	for _, s := range m.Sources {
-		if s.first.IsZero() {
+	for i := range m.Sources {
+		f, l := m.Sources[i].Span()
+		if f.IsZero() {
 			continue
 		}
-		if first.IsZero() || s.first.Before(first) {
-			first = s.first
+		if first.IsZero() || f.Before(first) {
+			first = f
 		}
-		if s.last.After(last) {
-			last = s.last
+		if l.After(last) {
+			last = l
 		}
 	}
 	return first, last
@@ -680,7 +653,7 @@ func plural64(n int64, one, many string) string {
 
 // commonDir is the directory every input's path starts with ("" when
 // they share none, or there is one input).
-func commonDir(ss []SourceInfo) string {
+func commonDir(ss []source.Info) string {
 	var dir string
 	n := 0
 	for _, s := range ss {
@@ -705,7 +678,7 @@ func commonDir(ss []SourceInfo) string {
 
 // relPaths returns a function that shows the paths in a text ("path:line",
 // a finding's message) relative to the inputs' common directory.
-func relPaths(ss []SourceInfo) func(string) string {
+func relPaths(ss []source.Info) func(string) string {
 	dir := commonDir(ss)
 	return func(s string) string {
 		if dir != "" {
@@ -772,7 +745,7 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 		cause += " of broker " + ids(e.CauseBrokers)
 	}
 	p("  %s-%d epoch %d: leader %s → %s · %s · %s · controller %s", e.Topic, e.Partition, e.LeaderEpoch,
-		leaderStr(e.PreviousLeader), leaderStr(e.Leader), Dur(e.Duration()), cause, leaderStr(e.Controller))
+		leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Duration()), cause, leaderStr(e.Controller))
 	if e.ControllerEpoch != parser.Unknown {
 		p(" epoch %d", e.ControllerEpoch)
 	}
@@ -792,7 +765,7 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 		}
 		ap := ""
 		if d, ok := bt.Applied(); ok {
-			ap = " · applied in " + Dur(d)
+			ap = " · applied in " + textfmt.Dur(d)
 		}
 		if len(parts) == 0 {
 			p("    broker %d %s: sent by the controller; no line from this broker\n", bt.Broker, roleName(bt.Role))

@@ -5,6 +5,7 @@ import (
 	"path"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -86,9 +87,9 @@ func (w *Window) Phrase(tm func(time.Time) string) string {
 func (w *Window) partitions() string {
 	switch {
 	case w.Topic != "" && w.Partition != nil:
-		return fmt.Sprintf("partition %d of topics %s", *w.Partition, Clean(w.Topic))
+		return fmt.Sprintf("partition %d of topics %s", *w.Partition, textfmt.Clean(w.Topic))
 	case w.Topic != "":
-		return "topics " + Clean(w.Topic)
+		return "topics " + textfmt.Clean(w.Topic)
 	case w.Partition != nil:
 		return fmt.Sprintf("partition %d", *w.Partition)
 	}

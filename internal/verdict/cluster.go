@@ -2,7 +2,7 @@ package verdict
 
 import (
 	"fmt"
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"sort"
 	"strings"
 	"time"
@@ -188,7 +188,7 @@ func (f *finisher) unstable() {
 			totalElections += n
 			it := fmt.Sprintf("%s %s", f.tm(in.first), in.kindText())
 			if !in.back.IsZero() {
-				it += fmt.Sprintf(", back after %s", report.Dur(in.back.Sub(in.first)))
+				it += fmt.Sprintf(", back after %s", textfmt.Dur(in.back.Sub(in.first)))
 			}
 			switch {
 			case unk > 0:
@@ -361,8 +361,8 @@ func (f *finisher) flapping() {
 		involved = every[0]
 	}
 	msg := fmt.Sprintf("%s changed leader at least %d times within %s; worst %s: %d changes in %s (%s)",
-		plural(len(items), "partition", "partitions"), f.cfg.FlapChanges, report.Dur(f.cfg.FlapWindow), tpName(w.tp), w.r.n,
-		report.Dur(w.r.end.Sub(w.r.start)), f.list(steps, w.r.n))
+		plural(len(items), "partition", "partitions"), f.cfg.FlapChanges, textfmt.Dur(f.cfg.FlapWindow), tpName(w.tp), w.r.n,
+		textfmt.Dur(w.r.end.Sub(w.r.start)), f.list(steps, w.r.n))
 	if involved != timeline.Unknown {
 		msg += fmt.Sprintf("; every change involves broker %d", involved)
 		if n := len(f.incidents[involved]); n > 0 {
@@ -408,9 +408,9 @@ func (f *finisher) slowElections() {
 	var refs []timeline.Ref
 	var data []map[string]any
 	for _, s := range f.a.slow {
-		it := fmt.Sprintf("%s took %s", keyName(s.key), report.Dur(s.dur))
+		it := fmt.Sprintf("%s took %s", keyName(s.key), textfmt.Dur(s.dur))
 		if s.step != "" && s.stepDur > 0 {
-			it += fmt.Sprintf(" (%s took %s)", s.step, report.Dur(s.stepDur))
+			it += fmt.Sprintf(" (%s took %s)", s.step, textfmt.Dur(s.stepDur))
 		}
 		items = append(items, it)
 		refs = append(refs, s.stepRef)
@@ -419,7 +419,7 @@ func (f *finisher) slowElections() {
 			"duration_ms": s.dur.Milliseconds(), "slowest_step": s.step, "slowest_step_ms": s.stepDur.Milliseconds(), "start": f.rfc(s.start)})
 	}
 	msg := fmt.Sprintf("%s took longer than %s, or had a step that did: %s",
-		plural(f.a.slowN, "election", "elections"), report.Dur(f.cfg.SlowElection), f.list(items, f.a.slowN))
+		plural(f.a.slowN, "election", "elections"), textfmt.Dur(f.cfg.SlowElection), f.list(items, f.a.slowN))
 	f.add(Finding{
 		Code: CodeSlowElection, Severity: Warning, Subject: "cluster", Message: msg,
 		Remedy: "While a partition's leadership is moving producers get NOT_LEADER errors: a slow step on one broker (truncation, " +
@@ -472,9 +472,9 @@ func (f *finisher) offlineWindows() {
 		}
 		var it string
 		if w.end.IsZero() {
-			it = fmt.Sprintf("%s from %s to the end of the logs (%s)", tpName(w.tp), f.tm(w.start), report.Dur(d))
+			it = fmt.Sprintf("%s from %s to the end of the logs (%s)", tpName(w.tp), f.tm(w.start), textfmt.Dur(d))
 		} else {
-			it = fmt.Sprintf("%s for %s (%s → %s)", tpName(w.tp), report.Dur(d), f.tm(w.start), f.tm(w.end))
+			it = fmt.Sprintf("%s for %s (%s → %s)", tpName(w.tp), textfmt.Dur(d), f.tm(w.start), f.tm(w.end))
 		}
 		items = append(items, it)
 		refs = append(refs, w.ref, w.endRef)
@@ -586,7 +586,7 @@ func (f *finisher) coordinators() {
 		if len(seen) > 0 {
 			msg += "; its consumers logged: " + strings.Join(seen, ", ")
 		} else {
-			msg += "; its consumers logged nothing about it within " + report.Dur(f.cfg.CoordinatorWindow)
+			msg += "; its consumers logged nothing about it within " + textfmt.Dur(f.cfg.CoordinatorWindow)
 		}
 		if confirmed != "" {
 			msg += "; " + confirmed
@@ -726,7 +726,7 @@ func (f *finisher) controllerChurn() {
 			it = fmt.Sprintf("%s epoch %d at %s", who, c.epoch, f.tm(c.t))
 		}
 		if n > 0 {
-			it += fmt.Sprintf(" (%s within %s)", plural(n, "election", "elections"), report.Dur(f.cfg.CostWindow))
+			it += fmt.Sprintf(" (%s within %s)", plural(n, "election", "elections"), textfmt.Dur(f.cfg.CostWindow))
 		}
 		items = append(items, it)
 		refs = append(refs, c.ref)
@@ -734,7 +734,7 @@ func (f *finisher) controllerChurn() {
 	}
 	span := changes[len(changes)-1].t.Sub(changes[0].t)
 	msg := fmt.Sprintf("the controller changed %d times in %s: %s; %s started within %s after them",
-		len(changes), report.Dur(span), f.list(items, len(items)), plural(cost, "partition election", "partition elections"), report.Dur(f.cfg.CostWindow))
+		len(changes), textfmt.Dur(span), f.list(items, len(items)), plural(cost, "partition election", "partition elections"), textfmt.Dur(f.cfg.CostWindow))
 	if len(leaderless) > 0 {
 		msg += fmt.Sprintf("; %s passed with no quorum leader", plural(len(leaderless), "quorum epoch", "quorum epochs"))
 	}

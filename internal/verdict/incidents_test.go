@@ -48,7 +48,7 @@ func auditDir(t *testing.T, cfg verdict.Config, dir string) auditResult {
 		if s.Binary {
 			continue
 		}
-		facts = append(facts, verdict.Facts(s, report.Kind(s), report.EraName(&s.Stats)))
+		facts = append(facts, verdict.Facts(s, source.Kind(s), source.EraName(&s.Stats)))
 	}
 	path := func(src int) string {
 		p := rd.Sources[src].Path

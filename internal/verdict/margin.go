@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
 
@@ -113,17 +113,17 @@ func (f *finisher) retryMargin(p *producer) {
 		how = fmt.Sprintf("%d of its %d retries (%d%%): its closest batch had %d %s left",
 			worst.used, s.retries.val, pct, worst.attemptsMin, pluralWord(worst.attemptsMin, "attempt", "attempts"))
 	} else {
-		how = fmt.Sprintf("%s of retrying out of delivery.timeout.ms=%d (%d%%)", report.Dur(worst.spent), s.deliveryTimeout.val, pct)
+		how = fmt.Sprintf("%s of retrying out of delivery.timeout.ms=%d (%d%%)", textfmt.Dur(worst.spent), s.deliveryTimeout.val, pct)
 	}
 	msg := fmt.Sprintf("producer %s (%s) rode out %s (%s at %s) on retries, but it took %s; %s",
-		name, f.producerVersion(p), keyName(worst.key), report.Dur(worst.ep.window()), f.tm(worst.ep.start),
+		name, f.producerVersion(p), keyName(worst.key), textfmt.Dur(worst.ep.window()), f.tm(worst.ep.start),
 		how, plural(worst.u.n, "retry was logged", "retries were logged"))
 	if over > 1 {
 		msg += fmt.Sprintf("; %d elections used more than half of its budget", over)
 	}
 	suggest, sugData := s.coverFor(marginHeadroom * longest.window())
 	msg += fmt.Sprintf(". The longest election its errors met took %s (%s): %s would cover it twice over",
-		report.Dur(longest.window()), keyName(longest.key), suggest)
+		textfmt.Dur(longest.window()), keyName(longest.key), suggest)
 
 	d := f.producerData(p)
 	d["election"] = map[string]any{"topic": worst.key.Topic, "partition": worst.key.Partition, "leader_epoch": worst.key.LeaderEpoch, "start": f.rfc(worst.ep.start)}

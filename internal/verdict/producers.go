@@ -2,7 +2,8 @@ package verdict
 
 import (
 	"fmt"
-	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/quantile"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -338,7 +339,7 @@ func (f *finisher) retryBudget(p *producer) {
 	sort.Strings(names)
 	name := f.producerName(p)
 	msg := fmt.Sprintf("producer %s (%s): %s failed for good with %s: budget %s (%s), election took %s (%s at %s)",
-		name, f.producerVersion(p), plural(n, "send", "sends"), strings.Join(names, "/"), report.Dur(budget), explain, report.Dur(worst.dur()),
+		name, f.producerVersion(p), plural(n, "send", "sends"), strings.Join(names, "/"), textfmt.Dur(budget), explain, textfmt.Dur(worst.dur()),
 		keyName(worst.key), f.tm(worst.start))
 	if len(elections) > 1 {
 		msg += fmt.Sprintf("; %d elections were involved", len(elections))
@@ -622,7 +623,7 @@ func (f *finisher) staleMetadata(p *producer) {
 	if ca == nil || ca.after < f.cfg.StaleErrors {
 		return
 	}
-	p50, p90 := report.Percentile(ca.lags, 50), report.Percentile(ca.lags, 90)
+	p50, p90 := quantile.Percentile(ca.lags, 50), quantile.Percentile(ca.lags, 90)
 	var worst timeline.Key
 	wn := 0
 	for k, n := range ca.afterKeys {
@@ -632,7 +633,7 @@ func (f *finisher) staleMetadata(p *producer) {
 	}
 	name := f.producerName(p)
 	msg := fmt.Sprintf("producer %s (%s): %s came after their election had already ended (lag p50 %s, p90 %s, max %s",
-		name, f.producerVersion(p), plural(ca.after, "error", "errors"), report.Dur(p50), report.Dur(p90), report.Dur(ca.lagMax))
+		name, f.producerVersion(p), plural(ca.after, "error", "errors"), textfmt.Dur(p50), textfmt.Dur(p90), textfmt.Dur(ca.lagMax))
 	if wn > 0 {
 		msg += fmt.Sprintf("; most after %s: %d", keyName(worst), wn)
 	}

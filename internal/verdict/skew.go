@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/report"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 )
 
 // SkewThresholdMs: a host clock off by less than this is not a finding (a
@@ -26,7 +27,7 @@ func (f *finisher) clockSkew() {
 	for _, z := range f.a.zones {
 		f.add(Finding{Code: CodeClockSkew, Severity: Warning, Subject: z.Clock,
 			Message: fmt.Sprintf("%s's lines come %s after the %s lines they follow from (%d causal pairs): its files look read in the wrong zone, so its times are off by that much",
-				z.Clock, report.Dur(time.Duration(z.OffsetMs)*time.Millisecond), z.RelativeTo, z.Pairs),
+				z.Clock, textfmt.Dur(time.Duration(z.OffsetMs)*time.Millisecond), z.RelativeTo, z.Pairs),
 			Remedy:   "Give that host's zone with --tz 'GLOB=ZONE' (Kafka's log4j timestamps carry none; the audit reads them in --tz, default this machine's zone).",
 			Evidence: []Evidence{{File: z.Evidence.CauseFile, Line: z.Evidence.CauseLine}, {File: z.Evidence.EffectFile, Line: z.Evidence.EffectLine}},
 			Data:     map[string]any{"clock": z.Clock, "relative_to": z.RelativeTo, "offset_ms": z.OffsetMs, "pairs": z.Pairs, "zone": true},

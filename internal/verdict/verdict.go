@@ -239,10 +239,10 @@ type SourceFacts struct {
 	// Index is the source index the timeline's Refs carry (source.Source.Index).
 	Index int
 	Path  string
-	// Kind is report.Kind(s): "state-change.log", "controller.log",
+	// Kind is source.Kind(s): "state-change.log", "controller.log",
 	// "server.log", "client application log", ...
 	Kind string
-	// Era is report.EraName(&s.Stats), for messages.
+	// Era is source.EraName(&s.Stats), for messages.
 	Era string
 	// Eras are the line shapes seen (parser.Stats.Eras).
 	Eras parser.Era
@@ -256,7 +256,7 @@ type SourceFacts struct {
 }
 
 // Facts builds the facts of a source that has been read. kind and era are
-// report.Kind(s) and report.EraName(&s.Stats) (passed in so that this
+// source.Kind(s) and source.EraName(&s.Stats) (passed in so that this
 // package does not import report).
 func Facts(s *source.Source, kind, era string) SourceFacts {
 	st := &s.Stats

@@ -1,4 +1,4 @@
-package report
+package source
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 
-// SourceInfo is what the report says about one input file.
-type SourceInfo struct {
+// Info is what the report says about one input file.
+type Info struct {
 	Type        string   `json:"type"`
 	Index       int      `json:"source"`
 	Path        string   `json:"path"`
@@ -38,7 +38,7 @@ type SourceInfo struct {
 	CutLines      int64    `json:"cut_lines"`
 	OutOfOrder    int64    `json:"out_of_order"`
 	// Reordered: events put back in time order; LateEvents: written further
-	// out of order than source.ReorderWindow, left in file order.
+	// out of order than ReorderWindow, left in file order.
 	Reordered  int64   `json:"reordered"`
 	LateEvents int64   `json:"late_events"`
 	Bytes      int64   `json:"bytes"`
@@ -60,9 +60,9 @@ type WriterInfo struct {
 }
 
 // Describe summarises a source after reading.
-func Describe(s *source.Source, loc *time.Location) SourceInfo {
+func Describe(s *Source, loc *time.Location) Info {
 	st := &s.Stats
-	si := SourceInfo{
+	si := Info{
 		Type: "source", Index: s.Index, Path: s.Path, Brokers: st.Brokers, Controllers: st.Controllers,
 		Producers: st.Producers, Clients: st.Clients, Writers: writers(st, loc), Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
 		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
@@ -105,8 +105,8 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 		}
 	}
 	if !st.First.IsZero() {
-		f := st.First.In(loc).Format(TimeFormat)
-		l := st.Last.In(loc).Format(TimeFormat)
+		f := st.First.In(loc).Format(textfmt.TimeFormat)
+		l := st.Last.In(loc).Format(textfmt.TimeFormat)
 		si.First, si.Last = &f, &l
 		si.first, si.last = st.First, st.Last
 	}
@@ -114,7 +114,7 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 	case st.HasZone:
 		si.Zone = "offset in the lines"
 	case s.Loc != nil:
-		si.Zone = "assumed " + zoneName(s.Loc)
+		si.Zone = "assumed " + textfmt.ZoneName(s.Loc)
 	}
 	if s.Err != nil {
 		e := s.Err.Error()
@@ -123,15 +123,9 @@ func Describe(s *source.Source, loc *time.Location) SourceInfo {
 	return si
 }
 
-func zoneName(l *time.Location) string {
-	if l == time.Local {
-		name, _ := time.Now().In(l).Zone()
-		if l.String() == "Local" {
-			return "machine local zone (" + name + ")"
-		}
-	}
-	return l.String()
-}
+// Span is the first and last line time (zero for a metadata log or an
+// empty file), for the report's log span.
+func (si *Info) Span() (first, last time.Time) { return si.first, si.last }
 
 // writers lists a shared log's writers (nil for a log with one).
 func writers(st *parser.Stats, loc *time.Location) []WriterInfo {
@@ -141,13 +135,13 @@ func writers(st *parser.Stats, loc *time.Location) []WriterInfo {
 	var out []WriterInfo
 	for _, w := range st.Writers {
 		out = append(out, WriterInfo{ID: w.ID, Records: w.Records, OutOfOrder: w.OutOfOrder,
-			First: w.First.In(loc).Format(TimeFormat), Last: w.Last.In(loc).Format(TimeFormat)})
+			First: w.First.In(loc).Format(textfmt.TimeFormat), Last: w.Last.In(loc).Format(textfmt.TimeFormat)})
 	}
 	return out
 }
 
 // Kind names what a file is, from its name and what it held.
-func Kind(s *source.Source) string {
+func Kind(s *Source) string {
 	if s.Binary {
 		return "binary"
 	}

@@ -1,4 +1,7 @@
-package report
+// Package quantile holds percentiles of durations: exact for a slice, and in
+// bounded memory for a stream (Durs). The report, the findings and the live
+// screen take their p50/p99 figures from here so that they agree.
+package quantile
 
 import (
 	"sort"
