@@ -44,7 +44,10 @@ func (t *Timeline) matchErrors(before time.Time, all bool) {
 			n++
 			continue
 		}
-		t.match(pe)
+		if !t.match(pe, all) {
+			t.errs[n] = pe
+			n++
+		}
 	}
 	for i := n; i < len(t.errs); i++ {
 		t.errs[i] = nil
@@ -102,12 +105,18 @@ func electionTimes(start, end time.Time) (time.Time, time.Time) { return start, 
 // match classifies one producer error against the elections of its
 // partition (or, where the partition is unknown, of its candidates or its
 // topic). An error a leader change does not cause is matched to nothing.
-func (t *Timeline) match(pe *ProducerError) {
-	defer t.sink.ProducerError(pe)
-	pe.Match = MatchNone
+//
+// An error that only an election still going on could cover (it ended
+// before the error so far, but is not quiet yet: its last lines may still
+// come) waits until it is quiet, with Config.SettleErrors and unless final:
+// matching it now would call "after" what the election's later lines put
+// inside it.
+func (t *Timeline) match(pe *ProducerError, final bool) bool {
+	pe.Match, pe.Election, pe.Lag = MatchNone, nil, 0
 	if !pe.Leadership {
 		pe.Match = MatchOther
-		return
+		t.sink.ProducerError(pe)
+		return true
 	}
 	tol, stale := t.cfg.SkewTolerance, t.cfg.StaleWindow
 	var f found
@@ -117,7 +126,8 @@ func (t *Timeline) match(pe *ProducerError) {
 			f = ps.idx.lookup(pe.Time, tol, stale, false)
 			if f.during == nil && f.after == nil {
 				t.matchRecent(pe, ps)
-				return
+				t.sink.ProducerError(pe)
+				return true
 			}
 		}
 	case len(pe.Candidates) > 0:
@@ -132,6 +142,9 @@ func (t *Timeline) match(pe *ProducerError) {
 		if bt := t.byTopic[pe.Topic]; bt != nil {
 			f = bt.lookup(pe.Time, tol, stale, true)
 		}
+	}
+	if !final && t.cfg.SettleErrors && f.during == nil && f.after != nil && t.watermark.Sub(f.after.LastActivity) < t.cfg.Quiet {
+		return false
 	}
 	switch {
 	case f.during != nil:
@@ -150,6 +163,8 @@ func (t *Timeline) match(pe *ProducerError) {
 			f.after.ProducerErrors++
 		}
 	}
+	t.sink.ProducerError(pe)
+	return true
 }
 
 // merge combines what the candidate partitions' indexes found: an error

@@ -338,6 +338,10 @@ type Config struct {
 	// TriggerWindow: how long after a trigger a decision may be blamed on
 	// it. Default 60s.
 	TriggerWindow time.Duration
+	// SettleErrors: match an error that only a still-active election could
+	// cover once that election is quiet (audit); live views show errors at
+	// once instead.
+	SettleErrors bool
 	// MaxOpen bounds episodes held in memory; past it the oldest are
 	// finished early and counted in Stats.Evicted. Default 1,000,000.
 	MaxOpen int
