@@ -211,6 +211,21 @@ type Parser struct {
 	lastConfig []byte
 	lastBlock  map[string]string
 
+	// rdk: the partitions of librdkafka's latest MSGSET errors, which the
+	// BROKERUA line after each repeats. Several broker threads write at
+	// once, so the BROKERUA of one batch may come after another's MSGSET.
+	rdk     [16]rdkBatch
+	rdkNext int
+	// saramaRetries: the partitions of sarama's latest retry lines, which
+	// the idempotent producer's "Retrying batch for" repeats.
+	saramaRetries [16]tpRef
+	saramaNext    int
+	// lastKJS: KafkaJS's last Produce response error, which its DEBUG
+	// copy repeats.
+	lastKJS struct {
+		client, conn string
+		corr         int64
+	}
 	rec Record
 	ev  Event
 	// held: sarama retries waiting for the lines that name their attempt
@@ -222,6 +237,16 @@ type Parser struct {
 	prefixBroker int32
 	// asm joins the lines of one failed send (assemble.go).
 	asm assembler
+}
+
+type tpRef struct {
+	topic     string
+	partition int32
+}
+
+type rdkBatch struct {
+	client, topic string
+	partition     int32
 }
 
 type pendKind uint8
@@ -401,7 +426,7 @@ func (p *Parser) record(line []byte) {
 	if p.asm.holding() {
 		p.asm.advance(p, r.When())
 	}
-	if len(p.held) > 0 && (r.Layout != LayoutSarama || !saramaSeq(r.Msg)) {
+	if len(p.held) > 0 && !saramaSeq(r.Msg) {
 		p.flushHeld()
 	}
 	p.dispatch(line, true)
@@ -472,10 +497,19 @@ func (p *Parser) dispatch(line []byte, first bool) {
 				return
 			}
 		}
+		if goClientMsg(m) {
+			// A Go client behind the application's own logger (zerolog
+			// names none; logrus and zap name what the application chose).
+			p.goClient()
+			return
+		}
 		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
 			// KafkaJS names its client in every line (049).
 			p.noteClient(string(r.Thread))
 			p.Stats.Eras |= EraKafkaJS
+			if p.kafkajs() {
+				return
+			}
 		}
 		if len(p.Stats.Brokers) == 0 && (len(r.Msg) > 1 && r.Msg[1]|0x20 == 'b' || len(r.Thread) > 0 && r.Thread[0] == 'B') {
 			// Only "[Broker…"/"[broker-…" messages and "BrokerTo…" threads.

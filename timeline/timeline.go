@@ -414,7 +414,7 @@ func (t *Timeline) emit(done []*Episode) {
 			// Leader epochs start at 0 when a partition is created.
 			e.Cause = parser.CauseNewPartition
 		}
-		if e.Transition && !e.Resent {
+		if InBurst(e) {
 			t.addToBurst(e)
 		}
 		t.sink.Episode(e)

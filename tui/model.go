@@ -312,8 +312,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	s := k.String()
-	if s == "ctrl+c" {
-		return tea.Quit
+	b := keyBindings[s]
+	if b != nil && b.always {
+		return b.do(m)
 	}
 	m.message = ""
 	if m.help {
@@ -341,85 +342,8 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		return m.formKey(k)
 	}
 	m.ensure()
-	switch s {
-	case "?":
-		m.help = true
-	case "q":
-		if m.view == viewDetail {
-			m.view = m.back
-			return nil
-		}
-		return tea.Quit
-	case "esc":
-		switch {
-		case m.view == viewDetail:
-			m.view = m.back
-		case m.query != "":
-			m.query = ""
-		case m.view == viewHistogram:
-			m.view = viewElections
-		}
-	case "tab":
-		m.switchView(1)
-	case "shift+tab":
-		m.switchView(-1)
-	case "j", "down":
-		m.move(1)
-	case "k", "up":
-		m.move(-1)
-	case "pgdown", "ctrl+d", "ctrl+f":
-		m.move(max(1, m.listHeight()-1))
-	case "pgup", "ctrl+u", "ctrl+b":
-		m.move(-max(1, m.listHeight()-1))
-	case "g", "home":
-		m.move(-1 << 30)
-	case "G", "end":
-		m.move(1 << 30)
-	case "enter":
-		m.enter()
-	case "right", "l":
-		m.toggleBurst(true)
-	case "left":
-		m.toggleBurst(false)
-	case "c":
-		m.allOpen = !m.allOpen
-		clear(m.expanded)
-		m.dirty = true
-	case "/":
-		m.searching = true
-		m.search.SetValue("")
-		m.search.Focus()
-	case "n":
-		if m.query != "" && !m.jump(1, false) {
-			m.message = "no more matches for " + clean(m.query)
-		}
-	case "N":
-		if m.query != "" && !m.jump(-1, false) {
-			m.message = "no earlier match for " + clean(m.query)
-		}
-	case "f":
-		m.form = newFilterForm(m.filter)
-	case "s":
-		m.sort = (m.sort + 1) % sortBy(len(sortNames))
-		m.follow = true
-		m.dirty = true
-		m.message = "sorted by " + sortNames[m.sort]
-	case " ", "space":
-		m.togglePause()
-	case "e":
-		if !m.jumpSlow(1) {
-			m.message = "no slow or failed election below"
-		}
-	case "E":
-		if !m.jumpSlow(-1) {
-			m.message = "no slow or failed election above"
-		}
-	case "h":
-		if m.view == viewHistogram {
-			m.view = viewElections
-		} else {
-			m.view = viewHistogram
-		}
+	if b != nil {
+		return b.do(m)
 	}
 	return nil
 }

@@ -289,8 +289,10 @@ func (m *Model) rebuild() {
 	m.errList.clamp(len(errs), m.listHeight())
 }
 
-// bursts groups episodes (newest first) the way the timeline groups its
-// bursts: same cause, each starting within BurstGap of the previous one.
+// bursts groups episodes (newest first) into bursts by the timeline's
+// rule (timeline.InBurst, Burst.Joins), so the screen shows the bursts the
+// report counts; an election outside bursts (a re-sent one) stands alone
+// without splitting the burst around it.
 func (m *Model) bursts(eps []*epRec) []*burst {
 	asc := make([]*epRec, len(eps))
 	for i, r := range eps {
@@ -298,24 +300,21 @@ func (m *Model) bursts(eps []*epRec) []*burst {
 	}
 	var out []*burst
 	var cur *burst
-	var end time.Time
+	var span *timeline.Burst
 	for _, r := range asc {
 		e := r.e
-		if cur != nil && (e.Start.Sub(end) > m.opt.BurstGap || e.Cause != cur.cause || e.Resent) {
-			cur = nil
+		if !timeline.InBurst(e) {
+			out = append(out, &burst{id: e.Key, start: e.Start, cause: e.Cause, eps: []*epRec{r}})
+			continue
 		}
-		if cur == nil {
+		if span != nil && span.Joins(e, m.opt.BurstGap) {
+			span.Add(e)
+		} else {
+			span = timeline.StartBurst(0, e)
 			cur = &burst{id: e.Key, start: e.Start, cause: e.Cause}
 			out = append(out, cur)
-			end = e.Start
-		}
-		if e.Start.After(end) {
-			end = e.Start
 		}
 		cur.eps = append(cur.eps, r)
-		if e.Resent {
-			cur = nil
-		}
 	}
 	// Newest first, inside and out.
 	for _, b := range out {

@@ -60,7 +60,7 @@ func (a *AuditCmd) Run(io stdio) (err error) {
 	if a.CPUProfile != "" {
 		f, err := os.Create(a.CPUProfile)
 		if err != nil {
-			return err
+			return fmt.Errorf("--cpuprofile: %w", err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()

@@ -52,9 +52,12 @@ func TestSignalsDuringAudit(t *testing.T) {
 		var w io.WriteCloser
 		if c.stdin {
 			cmd = exec.Command(bin, "audit", "--tz", "UTC")
-			if w, err = cmd.StdinPipe(); err != nil {
+			r, pw, err := os.Pipe()
+			if err != nil {
 				t.Fatal(err)
 			}
+			defer r.Close()
+			cmd.Stdin, w = r, pw
 		} else {
 			fifo := filepath.Join(t.TempDir(), "state-change.log")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -82,7 +85,10 @@ func TestSignalsDuringAudit(t *testing.T) {
 		}
 		w.Write(data)
 		// Keep the pipe open: the audit would wait forever without the signal.
-		time.Sleep(200 * time.Millisecond)
+		// A signal before the audit's handler is installed kills it (exit -1),
+		// and on a loaded machine start-up outlasts any fixed sleep: the
+		// audit installs it before reading, so wait for the pipe to drain.
+		waitDrained(t, w)
 		cmd.Process.Signal(c.sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,7 +65,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		in.Query.End = time.Now()
 	}
 	var st *source.StoreStatus
-	err = retry(ctx, sf.StoreRetries, func() error {
+	err = logstore.Retry(ctx, sf.StoreRetries, logstore.Backoff{}, func() error {
 		st, err = rd.AddStore(ctx, in)
 		return err
 	}, func(attempt int, err error) {
@@ -82,26 +81,6 @@ func retries(n int) int {
 		return -1
 	}
 	return n
-}
-
-// retry runs fn, and again up to n times with backoff from 500 ms while it
-// fails in a way a retry may cure (a connection error, a 5xx).
-func retry(ctx context.Context, n int, fn func() error, note func(int, error)) error {
-	wait := 500 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := fn()
-		var se *logstore.StatusError
-		if err == nil || attempt > n || (errors.As(err, &se) && !se.Temporary()) || ctx.Err() != nil {
-			return err
-		}
-		note(attempt, err)
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		wait *= 2
-	}
 }
 
 // window describes a query window for a note.
@@ -179,7 +158,7 @@ type tailStream struct {
 func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 	streams := map[string]*tailStream{}
 	var last time.Time
-	wait := 500 * time.Millisecond
+	backoff := logstore.Backoff{Max: 30 * time.Second}
 	for {
 		q := logstore.Query{Text: t.query, Window: logstore.Window{Start: t.since}}
 		resume := last
@@ -216,19 +195,15 @@ func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		var se *logstore.StatusError
-		if errors.As(err, &se) && !se.Temporary() {
+		if err != nil && !logstore.Retryable(err) {
 			return err
 		}
 		if got {
-			wait = 500 * time.Millisecond
+			backoff.Reset()
 		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
+		if backoff.Wait(ctx) != nil {
 			return nil
 		}
-		wait = min(2*wait, 30*time.Second)
 	}
 }
 

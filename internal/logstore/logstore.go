@@ -111,9 +111,10 @@ func (e *StatusError) Error() string {
 // Temporary reports whether a retry may succeed (5xx, 429).
 func (e *StatusError) Temporary() bool { return e.Status >= 500 || e.Status == 429 }
 
-// retryable: a connection that failed, or a server error, before any row
-// was handed on.
-func retryable(err error) bool {
+// Retryable reports whether a retry may cure err: a connection that
+// failed, a 5xx or a 429; not a 4xx, nor a stop the caller asked for.
+// Every retry loop of the tool asks it (see Retry).
+func Retryable(err error) bool {
 	var se *StatusError
 	if errors.As(err, &se) {
 		return se.Temporary()

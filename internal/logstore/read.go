@@ -162,10 +162,15 @@ func Read(ctx context.Context, s Store, q Query, opt ReadOptions, fn func(*Row) 
 
 // fetch reads one chunk into out, retrying while nothing has been sent.
 func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- []Row) error {
-	wait := opt.Backoff
-	for attempt := 0; ; attempt++ {
-		sent := false
-		batch := make([]Row, 0, batchRows)
+	var note func(int, error)
+	if opt.Retried != nil {
+		note = func(attempt int, err error) { opt.Retried(q.Window, attempt, err) }
+	}
+	var batch []Row // read and not yet sent
+	sent := false
+	err := Retry(ctx, opt.Retries, Backoff{First: opt.Backoff}, func() error {
+		sent = false
+		batch = make([]Row, 0, batchRows)
 		// The messages of a batch share one slab: one allocation per
 		// batch instead of one per row (the garbage collector's share of
 		// reading 1 GB was a fifth of the client's time).
@@ -199,32 +204,26 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 					return ctx.Err()
 				}
 			}
+			batch = nil
 			return nil
 		}
 		if errors.Is(err, errStop) {
+			batch = nil
 			return ctx.Err()
 		}
-		if sent || attempt >= opt.Retries || !retryable(err) || ctx.Err() != nil {
-			if sent {
-				// The rows of this chunk read so far are sent on; what
-				// follows them is missing.
-				if len(batch) > 0 {
-					select {
-					case out <- batch:
-					case <-ctx.Done():
-					}
-				}
-			}
-			return err
+		if sent {
+			// A retry would send the rows sent so far again.
+			return final{err}
 		}
-		if opt.Retried != nil {
-			opt.Retried(q.Window, attempt+1, err)
-		}
+		return err
+	}, note)
+	if err != nil && sent && len(batch) > 0 {
+		// The rows of this chunk read so far are sent on; what follows
+		// them is missing.
 		select {
-		case <-time.After(wait):
+		case out <- batch:
 		case <-ctx.Done():
-			return ctx.Err()
 		}
-		wait *= 2
 	}
+	return err
 }

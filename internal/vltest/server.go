@@ -78,7 +78,7 @@ func build() (string, error) {
 	cmd := exec.Command("go", "install", Module+"@"+Version)
 	cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go install: %v: %s", err, bytes.TrimSpace(out))
+		return "", fmt.Errorf("go install: %w: %s", err, bytes.TrimSpace(out))
 	}
 	return bin, nil
 }
