@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sampleLines reads a sample of ../testdata/samples by its number.
@@ -150,5 +151,46 @@ func TestAssemblyKeepsEventOrder(t *testing.T) {
 		if evs[i].Time.Before(evs[i-1].Time) {
 			t.Errorf("event %d out of order", i)
 		}
+	}
+}
+
+// A whole record indented (pasted into a ticket, quoted in a document) is
+// a record: sample 013's lines with four spaces before each give the same
+// events as the lines themselves; its exception line, indented, stays the
+// record's continuation, and a stack frame is never read as a record.
+func TestIndentedRecordIsARecord(t *testing.T) {
+	plain := sampleLines(t, "013")
+	var indented []string
+	for _, l := range plain {
+		indented = append(indented, "    "+l)
+	}
+	indented = append(indented, "\tat org.apache.kafka.clients.producer.internals.Sender.run(Sender.java:240)")
+	want, got := errs(parseAll(plain...)), errs(parseAll(indented...))
+	if len(want) != 4 || !slices.Equal(got, want) {
+		t.Errorf("indented\n  %s\nplain\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if indentedRecord([]byte("\tat org.apache.kafka.clients.producer.internals.Sender.run(Sender.java:240)")) != nil ||
+		indentedRecord([]byte("\tbootstrap.servers = [kafka-1:9092, kafka-2:9092]")) != nil {
+		t.Error("a stack frame or config line read as a record")
+	}
+}
+
+// Exception lines with no timestamped record above them (client.md §6's
+// final-failure exceptions, alone in a file) are a producer's errors that
+// cannot be dated: counted as such, not as lines nobody understood.
+func TestUndatedExceptionLines(t *testing.T) {
+	p := New(time.UTC)
+	var evs []Event
+	emit := func(e *Event) { evs = append(evs, *e) }
+	for _, l := range []string{
+		"org.apache.kafka.common.errors.NotLeaderForPartitionException: This server is not the leader for that topic-partition.",
+		"org.apache.kafka.common.errors.TimeoutException: Expiring 1 record(s) for orders-3:120002 ms has passed since batch creation",
+		"\tat org.apache.kafka.clients.producer.internals.Sender.run(Sender.java:240)",
+	} {
+		p.Line([]byte(l), emit)
+	}
+	p.Flush(emit)
+	if p.Stats.UndatedErrors != 2 || p.Stats.Eras&EraProducer == 0 || p.Stats.NotUnderstood != 1 || len(evs) != 0 {
+		t.Errorf("undated %d, eras %b, not understood %d, events %d", p.Stats.UndatedErrors, p.Stats.Eras, p.Stats.NotUnderstood, len(evs))
 	}
 }

@@ -131,6 +131,24 @@ func Leadership(e string) bool {
 	return false
 }
 
+// undatedError counts an exception line of a producer's send failure
+// that no record dates ("org.apache.kafka.common.errors.
+// NotLeaderForPartitionException: …", "…TimeoutException: Expiring 1
+// record(s) for T-P: …"): the log is a producer's, its time unknown.
+func (p *Parser) undatedError(line []byte) bool {
+	l := bytes.TrimLeft(line, " \t")
+	l = bytes.TrimPrefix(l, []byte("Caused by: "))
+	if !bytes.HasPrefix(l, []byte("org.apache.kafka.common.errors.")) {
+		return false
+	}
+	if e := errorName(l); e == "" || e == "NETWORK_EXCEPTION" {
+		return false
+	}
+	p.Stats.UndatedErrors++
+	p.Stats.Eras |= EraProducer
+	return true
+}
+
 // sender: the Java producer's Sender lines (client.md §3.2, §3.3).
 func (p *Parser) sender() bool {
 	r := &p.rec

@@ -75,6 +75,10 @@ type Stats struct {
 	// Clients: client ids of lines that are not a producer's (Java
 	// consumers, KafkaJS), for source identity.
 	Clients []string
+	// UndatedErrors: a producer's exception lines with no record above
+	// them to give them a time (a file of printStackTrace output, a
+	// paste of the exceptions alone): seen, but not placeable in time.
+	UndatedErrors int64
 	// UnparsedSamples: the first few unparsed lines, for diagnostics.
 	UnparsedSamples []string
 	// ByLogger counts records by the kind of logger that wrote them.
@@ -291,6 +295,13 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		line = line[:n-1]
 	}
 	p.emit = emit
+	if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+		if t := indentedRecord(line); t != nil && parseRecord(t, p.loc, &p.rec) {
+			// A whole record indented by a paste, a document or a
+			// collector: a record, not a continuation.
+			line = t
+		}
+	}
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
 		p.continuation(line)
 		return
@@ -331,6 +342,30 @@ func (p *Parser) Pending() (time.Time, bool) {
 	return t, ok
 }
 
+// indentedRecord returns line without its indentation when what follows
+// starts as a timestamped record does ("[2019-03-04 …", "2019-03-04 …",
+// a JSON object); nil otherwise (stack frames, config blocks).
+func indentedRecord(line []byte) []byte {
+	i := 0
+	for i < len(line) && i < 64 && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	t := line[i:]
+	if len(t) < 20 {
+		return nil
+	}
+	switch {
+	case t[0] == '[' && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]) && isDigit(t[4]) && t[5] == '-':
+	case isDigit(t[0]) && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]) && t[4] == '-':
+	case t[0] == '{' && t[1] == '"':
+	default:
+		return nil
+	}
+	return t
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 // looksLikeHeader is the cheap test that keeps stack-trace lines away from
 // the layout parsers.
 func looksLikeHeader(line []byte) bool {
@@ -352,6 +387,9 @@ func (p *Parser) continuation(line []byte) {
 	if !p.haveRecord || bytes.IndexByte(line, 0) >= 0 {
 		// Before the first record, or NULs (preallocated space after a
 		// crash, binary garbage): not part of any record.
+		if !p.haveRecord && p.undatedError(line) {
+			return
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			p.Stats.NotUnderstood++
 		}

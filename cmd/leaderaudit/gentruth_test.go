@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -222,4 +224,29 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// A producer log of exception lines only (client.md §6's final-failure
+// exceptions, with no timestamped record above them) is reported as a
+// producer log with that many undated errors, not as "no producer logs".
+func TestUndatedProducerErrorsAreReported(t *testing.T) {
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app", "producer.log")
+	if err := os.MkdirAll(filepath.Dir(app), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lines := "org.apache.kafka.common.errors.NotLeaderForPartitionException: This server is not the leader for that topic-partition.\n" +
+		"org.apache.kafka.common.errors.TimeoutException: Expiring 1 record(s) for orders-3:120002 ms has passed since batch creation\n"
+	if err := os.WriteFile(app, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := audit(t, "text", app, sample(t, "039"))
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "is a producer log with 2 undated errors") || strings.Contains(flat, "no producer logs given") ||
+		!strings.Contains(flat, "client application log · Java producer · 2 lines · 2 undated producer errors") {
+		t.Errorf("report:\n%s", out)
+	}
 }

@@ -584,6 +584,9 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 		if s.Unparsed > 0 {
 			parts = append(parts, humanize.Comma(s.Unparsed)+" leadership lines unparsed")
 		}
+		if s.UndatedErrors > 0 {
+			parts = append(parts, humanize.Comma(s.UndatedErrors)+" undated producer errors")
+		}
 		if s.CutLines > 0 {
 			parts = append(parts, humanize.Comma(s.CutLines)+" lines over 1 MiB cut")
 		}
