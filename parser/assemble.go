@@ -42,8 +42,12 @@ const maxAssembly = 4096
 // the one a topic-only final failure reports (delivery.timeout.ms default).
 const exhaustWindow = 2 * time.Minute
 
-// maxExhausted bounds the exhausted batches remembered per client and topic.
-const maxExhausted = 64
+// maxExhausted bounds the exhausted batches remembered per topic, and
+// maxExhaustedTopics the topics.
+const (
+	maxExhausted       = 64
+	maxExhaustedTopics = 4096
+)
 
 type asmEntry struct {
 	ev       Event
@@ -73,10 +77,9 @@ type exhausted struct {
 // parser passes through its queue while a piece is held, so the source's
 // events keep their order.
 type assembler struct {
-	q     []asmEntry
-	head  int
-	exh   map[string][]exhausted // by topic
-	spare []int64
+	q    []asmEntry
+	head int
+	exh  map[string][]exhausted // by topic
 }
 
 func (a *assembler) holding() bool { return a.head < len(a.q) }
@@ -104,9 +107,8 @@ func (p *Parser) push(ev *Event) {
 		return
 	}
 	e := asmEntry{ev: *ev, producer: true, deadline: ev.Time.Add(AssemblyWindow)}
-	if len(ev.Lines) == 0 {
-		e.ev.Lines = append(a.lines(), ev.Line)
-	}
+	// Lines stays nil for a one-line event (it is Line alone): no
+	// allocation for the usual case.
 	piece := ev.Piece
 	e.ev.Piece = PieceWhole
 	switch piece {
@@ -124,12 +126,11 @@ func (p *Parser) push(ev *Event) {
 		if i := a.findAwaitFinal(ev); i >= 0 {
 			// The callback of a failure its detail line already reported.
 			x := &a.q[i]
-			x.ev.Lines = append(x.ev.Lines, e.ev.Lines...)
+			x.ev.Lines = joinLines(x.ev.Lines, x.ev.Line, e.ev.Lines, ev.Line)
 			if x.ev.ClientID == "" {
 				x.ev.ClientID = ev.ClientID
 			}
 			x.awaitFinal, x.open = false, false
-			a.spare = e.ev.Lines[:0]
 			a.release(p)
 			return
 		}
@@ -138,7 +139,7 @@ func (p *Parser) push(ev *Event) {
 	case PieceDetailOrFinal, PieceDetailOrRetry:
 		if i := a.findOpen(ev); i >= 0 {
 			x := &a.q[i]
-			x.ev.Lines = append(x.ev.Lines, e.ev.Lines...)
+			x.ev.Lines = joinLines(x.ev.Lines, x.ev.Line, e.ev.Lines, ev.Line)
 			if x.ev.Topic == "" {
 				x.ev.Topic = ev.Topic
 			}
@@ -155,7 +156,6 @@ func (p *Parser) push(ev *Event) {
 				x.ev.CorrelationID = ev.CorrelationID
 			}
 			x.detailed, x.open = true, false
-			a.spare = e.ev.Lines[:0]
 			a.release(p)
 			return
 		}
@@ -169,13 +169,15 @@ func (p *Parser) push(ev *Event) {
 	a.release(p)
 }
 
-func (a *assembler) lines() []int64 {
-	s := a.spare
-	a.spare = nil
-	if s == nil {
-		return make([]int64, 0, 2)
+// joinLines appends a piece's lines (or its one line) to an event's.
+func joinLines(have []int64, line int64, add []int64, addLine int64) []int64 {
+	if have == nil {
+		have = append(make([]int64, 0, 2+len(add)), line)
 	}
-	return s[:0]
+	if add == nil {
+		return append(have, addLine)
+	}
+	return append(have, add...)
 }
 
 // sameClient: a line that names no client (a Logback console layout that
@@ -304,6 +306,18 @@ func (a *assembler) flush(p *Parser) {
 func (a *assembler) noteExhausted(ev *Event) {
 	if a.exh == nil {
 		a.exh = map[string][]exhausted{}
+	}
+	if len(a.exh) >= maxExhaustedTopics {
+		for k, l := range a.exh {
+			if l = prune(l, ev.Time); len(l) == 0 {
+				delete(a.exh, k)
+			} else {
+				a.exh[k] = l
+			}
+		}
+		if len(a.exh) >= maxExhaustedTopics {
+			clear(a.exh)
+		}
 	}
 	l := prune(a.exh[ev.Topic], ev.Time)
 	if len(l) >= maxExhausted {

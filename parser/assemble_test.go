@@ -51,8 +51,12 @@ func errs(evs []Event) []string {
 				part = fmt.Sprint(e.Candidates)
 			}
 		}
-		ls := make([]string, len(e.Lines))
-		for i, l := range e.Lines {
+		lines := e.Lines
+		if lines == nil {
+			lines = []int64{e.Line}
+		}
+		ls := make([]string, len(lines))
+		for i, l := range lines {
 			ls[i] = fmt.Sprint(l)
 		}
 		out = append(out, fmt.Sprintf("%s %s %s-%s %s left=%d lines=%s", what, e.ClientID, e.Topic, part, e.Error, e.AttemptsLeft, strings.Join(ls, ",")))

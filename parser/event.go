@@ -263,7 +263,7 @@ type Event struct {
 	// scopes its CorrelationID.
 	Conn string
 	// Lines: on an emitted producer error, the physical lines it was built
-	// from, in order.
+	// from, in order; nil when it is Line alone.
 	Lines []int64
 	// Candidates: on a final failure whose partition the lines cannot
 	// decide, the partitions it may be (sorted); Partition is Unknown.
