@@ -259,10 +259,17 @@ func (a *assembler) advance(p *Parser, now time.Time) {
 	if !a.holding() {
 		return
 	}
+	// Deadlines follow the pieces' (time-ordered) lines: stop at the
+	// first that has not passed.
 	for i := a.head; i < len(a.q); i++ {
-		if x := &a.q[i]; x.open && now.After(x.deadline) {
-			x.open, x.awaitFinal = false, false
+		x := &a.q[i]
+		if !x.open {
+			continue
 		}
+		if !now.After(x.deadline) {
+			break
+		}
+		x.open, x.awaitFinal = false, false
 	}
 	a.release(p)
 }

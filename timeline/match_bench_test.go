@@ -165,3 +165,41 @@ func TestMatchShapes(t *testing.T) {
 		t.Errorf("many epochs: %+v", *s)
 	}
 }
+
+// An error logged while its election is still being applied is "during"
+// it, even though the election's last line comes after the error's (and
+// after the tolerance): with SettleErrors it waits for the election to be
+// quiet instead of calling it "after" what was known so far.
+func TestErrorWaitsForItsElection(t *testing.T) {
+	broker := []string{
+		stamp(0) + " INFO [Broker id=1] Leader orders-0 with topic id Some(SobuI6lNTXyPLx0opTXB_A) starts at leader epoch 5 from offset 0 with partition epoch 5, high watermark 0, ISR [1,2], adding replicas [] and removing replicas [] . Previous leader Some(2) and previous leader epoch was 4. (state.change.logger)",
+		// Another partition's line: time moves past the error.
+		stamp(500) + " INFO [Broker id=1] Leader orders-1 with topic id Some(SobuI6lNTXyPLx0opTXB_A) starts at leader epoch 5 from offset 0 with partition epoch 5, high watermark 0, ISR [1,2], adding replicas [] and removing replicas [] . Previous leader Some(2) and previous leader epoch was 4. (state.change.logger)",
+		stamp(900) + " INFO [Broker id=2] Follower orders-0 starts at leader epoch 5 from offset 0 with partition epoch 5 and high watermark 0. Current leader is 1. Previous leader Some(2) and previous leader epoch was 4. (state.change.logger)",
+	}
+	prod := []string{stamp(300) + " WARN [Producer clientId=connector-producer-1] Got error produce response with correlation id 9 on topic-partition orders-0, retrying (2 attempts left). Error: NOT_LEADER_OR_FOLLOWER (org.apache.kafka.clients.producer.internals.Sender)"}
+	items, _ := parseSources([]src{{0, broker}, {1, prod}})
+	for _, settle := range []bool{false, true} {
+		var got []Match
+		s := &recordSink{f: func(pe *ProducerError) { got = append(got, pe.Match) }}
+		tl := New(Config{SkewTolerance: -1, SettleErrors: settle}, s)
+		for i := range items {
+			tl.Add(items[i].src, &items[i].ev)
+			tl.Advance(items[i].ev.Time)
+		}
+		tl.Close()
+		want := MatchAfter // what was known at 300 ms + tolerance
+		if settle {
+			want = MatchDuring
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("settle=%v: %v, want %v", settle, got, want)
+		}
+	}
+}
+
+type recordSink struct{ f func(*ProducerError) }
+
+func (r *recordSink) Episode(*Episode)                {}
+func (r *recordSink) ProducerError(pe *ProducerError) { r.f(pe) }
+func (r *recordSink) Burst(*Burst)                    {}
