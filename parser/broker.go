@@ -238,14 +238,10 @@ func (p *Parser) broker(lg loggerKind) bool {
 	// Every rule for these loggers matches the start of the message after
 	// the component prefix (truncation, coordinator), so look there instead
 	// of searching the whole line.
+	// (ruleStarts, which the fast path in skim.go shares.)
 	switch lg {
-	case lgLog, lgFetcher:
-		if s := afterPrefix(r.Msg); !bytes.HasPrefix(s, []byte("Truncat")) && !bytes.HasPrefix(s, []byte("Exiting because log truncation")) {
-			return true
-		}
-	case lgCoordinator:
-		if s := afterPrefix(r.Msg); !bytes.HasPrefix(s, []byte("Elected as the group coordinator for partition ")) &&
-			!bytes.HasPrefix(s, []byte("Resigned as the group coordinator for partition ")) {
+	case lgLog, lgFetcher, lgCoordinator:
+		if !ruleReads(lg, r.Msg) {
 			return true
 		}
 	}

@@ -109,17 +109,22 @@ func parseJSON(line []byte, loc *time.Location, r *Record) bool {
 	return true
 }
 
+// maxEpochSeconds is 10000-01-01T00:00:00Z.
+const maxEpochSeconds = 253402300800
+
 func jsonEpoch(m map[string]any) (time.Time, bool) {
 	if in, ok := m["instant"].(map[string]any); ok {
 		sec, ok1 := in["epochSecond"].(float64)
 		ns, _ := in["nanoOfSecond"].(float64)
-		if ok1 {
+		if ok1 && sec >= 0 && sec < maxEpochSeconds {
 			return time.Unix(int64(sec), int64(ns)).UTC(), true
 		}
 	}
 	for _, k := range [...]string{"timeMillis", "timestamp", "@timestamp", "time", "ts"} {
 		v, ok := m[k].(float64)
-		if !ok || v <= 0 {
+		if !ok || v <= 0 || v >= maxEpochSeconds*1000 {
+			// Past year 9999 (1e300): no log's time, and not one RFC
+			// 3339 can write.
 			continue
 		}
 		// Seconds (with a fraction) or milliseconds since the epoch.

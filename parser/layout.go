@@ -123,6 +123,21 @@ func (st stamp) time(loc *time.Location) time.Time {
 	return time.Date(st.y, time.Month(st.mo), st.d, st.h, st.mi, st.s, st.ns, loc)
 }
 
+// daysIn is the length of month mo of year y: time.Date would read Feb
+// 30 as Mar 1, a line placed a day off instead of not a timestamp.
+func daysIn(mo, y int) int {
+	switch mo {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
 // key orders stamps by wall clock without building a time.Time.
 func (st stamp) key() int64 {
 	// Seconds in a 13-month, 32-day calendar, then microseconds: fits
@@ -162,7 +177,7 @@ func parseStampLazy(b []byte) (stamp, int, bool) {
 	if (sep != '-' && sep != '/') || b[7] != sep || (b[10] != ' ' && b[10] != 'T') || b[13] != ':' || b[16] != ':' {
 		return stamp{}, 0, false
 	}
-	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 {
+	if mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || h > 23 || mi > 59 || s > 60 {
 		return stamp{}, 0, false
 	}
 	n := 19

@@ -240,7 +240,8 @@ type Parser struct {
 	prefixSeen   []byte
 	prefixBroker int32
 	// asm joins the lines of one failed send (assemble.go).
-	asm assembler
+	asm    assembler
+	skimSt skimState
 }
 
 type tpRef struct {
@@ -295,6 +296,10 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		line = line[:n-1]
 	}
 	p.emit = emit
+	if p.skim(line) {
+		return
+	}
+	p.skimSync()
 	if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
 		if t := indentedRecord(line); t != nil && parseRecord(t, p.loc, &p.rec) {
 			// A whole record indented by a paste, a document or a
@@ -318,6 +323,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 // of input, and in live mode when a source has been quiet for a while.
 func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
+	p.skimSync()
 	p.finishPending()
 	p.flushHeld()
 	p.asm.flush(p)
@@ -558,7 +564,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			// failure is logged there, so skip the scans below.
 			return
 		}
-		if r.Level >= LevelWarn && (r.Level >= LevelError || bytes.Contains(m, []byte("send"))) {
+		if mayBeClientFailure(r.Level, m) {
 			if first {
 				p.hold(pendClientError, line)
 				return
@@ -566,7 +572,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			p.clientFailure()
 			return
 		}
-		if len(r.Logger) == 0 && (bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error"))) {
+		if len(r.Logger) == 0 && containsAny(m, clientWords) {
 			p.sender()
 		}
 	}
@@ -619,22 +625,23 @@ func (p *Parser) hold(k pendKind, line []byte) {
 
 // markEra notes the version hints a server.log line's logger and prefix
 // give (broker.md §6.1, §6.4): server.log alone then still names an era.
-func (p *Parser) markEra(lg loggerKind) {
-	r := &p.rec
+func (p *Parser) markEra(lg loggerKind) { p.markEraOf(lg, p.rec.Logger, p.rec.Msg) }
+
+func (p *Parser) markEraOf(lg loggerKind, logger, msg []byte) {
 	switch lg {
 	case lgQuorum:
 		p.Stats.Eras |= EraRaft
 	case lgLog:
 		switch {
-		case bytes.HasPrefix(r.Logger, []byte("org.apache.kafka.storage.")):
+		case bytes.HasPrefix(logger, []byte("org.apache.kafka.storage.")):
 			p.Stats.Eras |= EraStorage4
-		case bytes.Equal(r.Logger, []byte("kafka.log.UnifiedLog")):
+		case bytes.Equal(logger, []byte("kafka.log.UnifiedLog")):
 			p.Stats.Eras |= EraUnifiedLog
-		case bytes.Equal(r.Logger, []byte("kafka.log.Log")) && bytes.HasPrefix(r.Msg, []byte("[Log partition=")):
+		case bytes.Equal(logger, []byte("kafka.log.Log")) && bytes.HasPrefix(msg, []byte("[Log partition=")):
 			p.Stats.Eras |= EraLogPrefix
 		}
 	case lgPartition:
-		if bytes.HasPrefix(r.Msg, []byte("Partition [")) {
+		if bytes.HasPrefix(msg, []byte("Partition [")) {
 			// "Partition [t,p] on broker 1: Shrinking ISR ..." (≤0.11).
 			p.Stats.Eras |= EraBracketTP
 		}

@@ -522,3 +522,41 @@ func TestSharedLogSplitByWriter(t *testing.T) {
 		t.Fatalf("writers %v (of %d records), file out of order %d", got, p.Stats.Records, p.Stats.OutOfOrder)
 	}
 }
+
+// A date that does not exist is not a timestamp: time.Date read Feb 30 as
+// Mar 1, placing the line a day off. Feb 29 of a leap year is one.
+func TestParseStampRejectsDaysPastTheMonth(t *testing.T) {
+	for line, ok := range map[string]bool{
+		"[2019-02-30 10:00:00,000] INFO x (state.change.logger)": false,
+		"[2019-02-29 10:00:00,000] INFO x (state.change.logger)": false,
+		"[2020-02-29 10:00:00,000] INFO x (state.change.logger)": true,
+		"[1900-02-29 10:00:00,000] INFO x (state.change.logger)": false,
+		"[2000-02-29 10:00:00,000] INFO x (state.change.logger)": true,
+		"[2019-04-31 10:00:00,000] INFO x (state.change.logger)": false,
+		"[2019-12-31 10:00:00,000] INFO x (state.change.logger)": true,
+	} {
+		var r Record
+		got := ParseHeader([]byte(line), time.UTC, &r)
+		if got != ok {
+			t.Errorf("%s: header %v (time %v), want %v", line, got, r.Time, ok)
+		}
+		if got && r.Time.Format("2006-01-02") != line[1:11] {
+			t.Errorf("%s: read as %v", line, r.Time)
+		}
+	}
+}
+
+// A JSON epoch past year 9999 (1e300) is no time: it used to print one
+// that is not RFC 3339.
+func TestJSONEpochOutOfRange(t *testing.T) {
+	for _, line := range []string{
+		`{"timestamp":1e300,"level":"INFO","loggerName":"x","message":"m"}`,
+		`{"timeMillis":253402300800000,"level":"INFO","loggerName":"x","message":"m"}`,
+		`{"instant":{"epochSecond":1e300},"level":"INFO","loggerName":"x","message":"m"}`,
+	} {
+		var r Record
+		if ParseHeader([]byte(line), time.UTC, &r) && r.Time.Year() > 9999 {
+			t.Errorf("%s: read as %v", line, r.Time)
+		}
+	}
+}

@@ -48,7 +48,11 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	var out []string
 	state := "took " + textfmt.Dur(e.Duration())
 	if !done {
-		state = m.st.inprog.Render("IN PROGRESS " + textfmt.Dur(m.dur(r, now)))
+		st := "IN PROGRESS " + textfmt.Dur(m.dur(r, now)) + " so far"
+		if w := waiting(r); w != "" {
+			st += ", " + w
+		}
+		state = m.st.inprog.Render(st)
 	}
 	title := fmt.Sprintf("%s · epoch %d · %s · leader %s → %s · %s", cutTP(e.Topic, e.Partition, max(12, w/3)), e.LeaderEpoch,
 		state, brokerStr(e.PreviousLeader), brokerStr(e.Leader), causeLong(e.Cause, e.CauseBrokers))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path"
@@ -97,10 +98,22 @@ func parseWhen(s string, loc *time.Location, now time.Time) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	if d, err := time.ParseDuration(s); err == nil {
+		if d < 0 {
+			return time.Time{}, fmt.Errorf("%q: a time back from now is positive (2h: two hours ago)", s)
+		}
 		return now.Add(-d), nil
 	}
 	if strings.HasSuffix(s, "d") {
-		if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil || errors.Is(err, strconv.ErrRange) {
+			// time.Duration holds 292 years: more days overflowed into a
+			// time after now.
+			const maxDays = int(math.MaxInt64 / int64(24*time.Hour))
+			switch {
+			case n < 0:
+				return time.Time{}, fmt.Errorf("%q: a time back from now is positive (7d: a week ago)", s)
+			case err != nil || n > maxDays:
+				return time.Time{}, fmt.Errorf("%q: more than %d days back (use a date)", s, maxDays)
+			}
 			return now.Add(-time.Duration(n) * 24 * time.Hour), nil
 		}
 	}
@@ -280,6 +293,11 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		if in.Binary {
 			fmt.Fprintf(stderr, "leaderaudit: skipping %s: binary file (not a text log)\n", textfmt.Clean(in.Path))
 			skippedLines = append(skippedLines, in.Path+": binary file (not a text log)")
+		}
+		if in.NULs > 0 {
+			msg := fmt.Sprintf("starts with %d NUL bytes (the hole copytruncate leaves under a > redirect), skipped; read from after them", in.NULs)
+			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(in.Path), msg)
+			skippedLines = append(skippedLines, in.Path+": "+msg)
 		}
 	}
 	var est skew.Estimate

@@ -31,6 +31,18 @@ func TestExitStatus(t *testing.T) {
 		{"bad zone", []string{"audit", "--tz", "Nowhere/Else", worked}, exitUsage, "unknown time zone"},
 		{"bad since", []string{"audit", "--since", "yesterday-ish", worked}, exitUsage, "--since"},
 		{"bad gate", []string{"audit", "--fail-on", "dreadful", worked}, exitUsage, "--fail-on"},
+		// These were accepted: a --since that overflowed into the future,
+		// negative windows read as none or as the default.
+		{"since overflows", []string{"audit", "--since", "9999999999d", worked}, exitUsage, "more than 106751 days back"},
+		{"since too many days", []string{"audit", "--since", "99999999999999999999d", worked}, exitUsage, "more than 106751 days back"},
+		{"negative since", []string{"audit", "--since=-5h", worked}, exitUsage, "a time back from now is positive"},
+		{"negative since days", []string{"audit", "--since=-5d", worked}, exitUsage, "a time back from now is positive"},
+		{"negative quiet", []string{"audit", "--quiet=-1s", worked}, exitUsage, "--quiet -1s: more than 0"},
+		{"negative quiet, watch", []string{"watch", "--quiet=-1s", worked}, exitUsage, "--quiet -1s: more than 0"},
+		{"negative stale window", []string{"audit", "--stale-window=-1m", worked}, exitUsage, "--stale-window"},
+		{"zero flap changes", []string{"audit", "--flap-changes=0", worked}, exitUsage, "--flap-changes"},
+		{"zone with an escape", []string{"audit", "--tz", "\x1b[2J", worked}, exitUsage, `--tz "\x1b[2J": unknown time zone`},
+		{"metadata on random bytes", []string{"metadata", "../../testdata/incidents/worked-0.10.2/broker-2/state-change.log"}, exitError, "not a KRaft metadata log"},
 		{"bad broker", []string{"audit", "--broker", "node-a", worked}, exitUsage, "--broker"},
 		{"follow needs paths", []string{"audit", "--follow"}, exitUsage, "--follow needs file or directory paths"},
 		{"follow cannot skew auto", []string{"audit", "--follow", "--skew", "auto", worked}, exitUsage, "--skew auto is for a batch audit"},
@@ -42,6 +54,9 @@ func TestExitStatus(t *testing.T) {
 			_, stderr, code := cli(c.args...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
+			}
+			if strings.ContainsRune(stderr, 0x1b) {
+				t.Errorf("stderr carries an ESC: %q", stderr)
 			}
 			if c.stderr == "" && stderr != "" || !strings.Contains(stderr, c.stderr) {
 				t.Errorf("stderr %q, want it to contain %q", stderr, c.stderr)

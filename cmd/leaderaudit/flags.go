@@ -42,7 +42,21 @@ func (f *readFlags) options() (*zones, *brokerIDs, *skewFlags, error) {
 type timelineFlags struct {
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
-	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over (watch shows it in progress until then); later lines for it are counted as late."`
+	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over (watch shows it in progress until then, unless every live replica whose logs it follows has logged its last step); later lines for it are counted as late."`
+}
+
+// Validate: kong calls it after parsing (exit 2). A negative window would
+// be read as none or as the default; 0 quiet would be the default too.
+func (f *timelineFlags) Validate() error {
+	switch {
+	case f.SkewTolerance < 0:
+		return fmt.Errorf("--skew-tolerance %s: not negative", f.SkewTolerance)
+	case f.StaleWindow < 0:
+		return fmt.Errorf("--stale-window %s: not negative", f.StaleWindow)
+	case f.Quiet <= 0:
+		return fmt.Errorf("--quiet %s: more than 0", f.Quiet)
+	}
+	return nil
 }
 
 // config maps the flags; 0 tolerance means none (the timeline reads 0 as
@@ -70,6 +84,21 @@ type verdictFlags struct {
 	FlapWindow   time.Duration `default:"15m" help:"... within this window."`
 	SlowElection time.Duration `default:"1s" aliases:"slow" help:"slow-election: an election or one of its steps taking longer than this (watch's e/E jump to them)."`
 	OffsetsParts int           `name:"offsets-partitions" default:"50" help:"Partition count of __consumer_offsets (for group → coordinator partition)."`
+}
+
+// Validate: kong calls it after parsing (exit 2).
+func (f *verdictFlags) Validate() error {
+	switch {
+	case f.FlapChanges < 1:
+		return fmt.Errorf("--flap-changes %d: at least 1", f.FlapChanges)
+	case f.FlapWindow <= 0:
+		return fmt.Errorf("--flap-window %s: more than 0", f.FlapWindow)
+	case f.SlowElection < 0:
+		return fmt.Errorf("--slow-election %s: not negative", f.SlowElection)
+	case f.OffsetsParts < 1:
+		return fmt.Errorf("--offsets-partitions %d: at least 1", f.OffsetsParts)
+	}
+	return nil
 }
 
 func (f *verdictFlags) config(loc *time.Location) verdict.Config {

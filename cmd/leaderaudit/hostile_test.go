@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -232,3 +233,76 @@ func TestHostileManyPartitionsBoundedMemory(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// copyTree copies a directory of small files.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.Walk(from, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Case 1 copied with links into it (the producer's log as a symlink to
+// its dated file, a link to the audited root) and audited together with a
+// link to its directory: 7 sources, 1 producer error, 1 final failure,
+// as without the links (it was 14, 2 and 2: every file read twice).
+func TestSymlinkedFilesAreReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "case1")
+	copyTree(t, "../../testdata/incidents/case1-0.10.2-no-retries", root)
+	app := filepath.Join(root, "app")
+	if err := os.Rename(filepath.Join(app, "producer.log"), filepath.Join(app, "producer-2019-03-04.log")); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{"producer-2019-03-04.log", filepath.Join(app, "producer.log")}, {root, filepath.Join(root, "all")}, {root, filepath.Join(dir, "case1link")}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	summary, sources, errs, code := hostileAudit(t, root, filepath.Join(dir, "case1link"))
+	if code != 0 || len(sources) != 7 || num(summary, "producer_errors") != 1 || num(summary, "final_failures") != 1 {
+		t.Errorf("exit %d, %d sources, %d producer errors, %d final; stderr %s", code, len(sources), num(summary, "producer_errors"), num(summary, "final_failures"), errs)
+	}
+}
+
+// A FIFO in a walked directory is skipped and named (the audit hung on it
+// with no output); the rest is audited.
+func TestFIFOInAWalkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "../../testdata/incidents/case1-0.10.2-no-retries", dir)
+	if err := syscall.Mkfifo(filepath.Join(dir, "broker-2", "controller.log"), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	summary, sources, errs, code := hostileAudit(t, dir)
+	if code != 0 || len(sources) != 7 || num(summary, "producer_errors") != 1 || !strings.Contains(errs, "controller.log: not a regular file (a FIFO)") {
+		t.Errorf("exit %d, %d sources; stderr %s", code, len(sources), errs)
+	}
+}
+
+// 4 KiB of NULs in front of a broker's lines (kafkaServer.out after a
+// copytruncate under a > redirect): read after them, and said; it used to
+// be dropped whole as a binary file.
+func TestNULPrefixedLogIsAudited(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kafkaServer.out"), []byte(strings.Repeat("\x00", 4096)+goodLine+goodLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	summary, sources, errs, code := hostileAudit(t, dir)
+	if code != 0 || len(sources) != 1 || num(sources[0], "lines") != 2 || num(summary, "elections") != 1 || !strings.Contains(errs, "starts with 4096 NUL bytes") {
+		t.Errorf("exit %d, sources %v, summary %v; stderr %s", code, sources, summary, errs)
+	}
+}

@@ -26,7 +26,9 @@ import (
 // storeAudit runs audit --format json over a store (and paths, if any).
 func storeAudit(t *testing.T, url, query string, env map[string]string, tweak func(*AuditCmd), paths ...string) (string, string, int) {
 	t.Helper()
-	a := parseAudit(t, append([]string{"--tz", "UTC", "--format", "json", "--from", "vlogs://" + strings.TrimPrefix(url, "http://"), "--query", query, "--store-timeout", "10s", "--"}, paths...)...)
+	// Every row, so that even the sources' line and record counts and the
+	// events' line numbers equal the files' (pushdown: TestLogStorePushdown).
+	a := parseAudit(t, append([]string{"--tz", "UTC", "--format", "json", "--from", "vlogs://" + strings.TrimPrefix(url, "http://"), "--query", query, "--store-timeout", "10s", "--no-pushdown", "--"}, paths...)...)
 	a.Store.getenv = func(k string) string { return env[k] }
 	if tweak != nil {
 		tweak(a)
@@ -528,4 +530,28 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	io.Copy(w, resp.Body)
+}
+
+// An expired SSO session in front of the store (a 200 text/html login
+// page, or a 302 to one) ends the audit with exit 1 naming what came back,
+// not "the query matched no lines" and exit 0 (a --fail-on gate passing).
+func TestStoreLoginPageIsAnError(t *testing.T) {
+	login := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/sso/login") {
+			http.Redirect(w, r, "/sso/login", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>Sign in to continue</body></html>"))
+	}))
+	defer login.Close()
+	for _, path := range []string{"", "/sso/login"} {
+		_, errs, code := storeAudit(t, login.URL+path, "*", nil, func(a *AuditCmd) { a.FailOn = "critical" })
+		if code != exitError || !strings.Contains(errs, "not a VictoriaLogs answer") || strings.Contains(errs, "matched no lines") {
+			t.Errorf("%q: exit %d, stderr %s", path, code, errs)
+		}
+		if path == "" && !strings.Contains(errs, "HTTP 302 redirect") {
+			t.Errorf("302: stderr does not name the redirect: %s", errs)
+		}
+	}
 }

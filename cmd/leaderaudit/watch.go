@@ -20,7 +20,7 @@ import (
 
 // WatchCmd is "leaderaudit watch": the live screen over followed logs.
 type WatchCmd struct {
-	Paths     []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
+	Paths     []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means what audit reads in it: the Kafka logs and other *.log/*.txt/*.out files at any depth and their rotations, including files and subdirectories that appear later; a file that does not exist yet is waited for."`
 	Read      readFlags     `embed:""`
 	Since     string        `default:"15m" help:"Read back each file from this time before following, so the screen starts with the latest elections: relative to now (15m, 2h) or a time (RFC 3339, 'YYYY-MM-DD HH:MM:SS' in --tz)."`
 	FromStart bool          `help:"Read every file from its first line instead of --since."`
@@ -79,8 +79,13 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		Loc: loc, Zone: zone, Quiet: w.Timeline.Quiet, Keep: w.Keep, Slow: w.Verdict.SlowElection, Renderer: r,
 	})
 	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx)}
-	if isTerminal(stdin) {
-		opts = append(opts, tea.WithInput(stdin))
+	// Guarded: a stray bracketed-paste start made bubbletea wait for its
+	// end and ignore q and Ctrl-C for good.
+	if f, ok := stdin.(*os.File); ok && isTerminal(stdin) {
+		opts = append(opts, tea.WithInput(tui.GuardPaste(f)))
+	} else if tty, err := tui.OpenTTY(); err == nil {
+		defer tty.Close()
+		opts = append(opts, tea.WithInput(tty))
 	} else {
 		opts = append(opts, tea.WithInputTTY())
 	}
@@ -96,7 +101,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "leaderaudit: screen:", runErr)
 	}
 	srcs := p.Inputs()
-	if err := rp.build(p.Timeline(), srcs, nil, nil, false).WriteText(stdout); err != nil {
+	if err := rp.build(p.Timeline(), srcs, nil, p.Skipped(), false).WriteText(stdout); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	for _, s := range srcs {

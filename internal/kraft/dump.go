@@ -322,6 +322,11 @@ func (d *dumper) census(c Census) {
 		return
 	}
 	file := c.Path
+	if c.NotALog {
+		// Said on stderr and in the exit status too: a census line alone
+		// looked like a clean dump of an empty log.
+		d.note(fmt.Errorf("%s: not a KRaft metadata log (%s)", file, c.NotALogReason))
+	}
 	c.Path = ""
 	o := d.obj()
 	o.kv("type", "metadata_census")

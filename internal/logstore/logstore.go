@@ -119,6 +119,10 @@ func Retryable(err error) bool {
 	if errors.As(err, &se) {
 		return se.Temporary()
 	}
+	var ae *AnswerError
+	if errors.As(err, &ae) {
+		return false
+	}
 	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, errStop)
 }
 

@@ -217,9 +217,10 @@ func fetch(ctx context.Context, s Store, q Query, opt *ReadOptions, out chan<- [
 		}
 		return err
 	}, note)
-	if err != nil && sent && len(batch) > 0 {
-		// The rows of this chunk read so far are sent on; what follows
-		// them is missing.
+	if err != nil && len(batch) > 0 {
+		// The rows of this chunk read so far are sent on, also when no
+		// batch went before them (an answer that stalled after a few
+		// rows: they are audited); what follows them is missing.
 		select {
 		case out <- batch:
 		case <-ctx.Done():

@@ -131,10 +131,10 @@ func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 	v := &VLogs{
 		base:   &url.URL{Scheme: scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, "/")},
 		name:   u.Scheme + "://" + u.Host + strings.TrimSuffix(u.Path, "/"),
-		client: &http.Client{Transport: tr},
 		header: http.Header{},
 		opt:    opt,
 	}
+	v.client = &http.Client{Transport: tr, CheckRedirect: v.checkRedirect}
 	if tok := opt.Getenv(EnvToken); tok != "" {
 		v.header.Set("Authorization", "Bearer "+tok)
 	} else if user := opt.Getenv(EnvUser); user != "" {
@@ -160,6 +160,66 @@ func NewVLogs(raw string, opt VLogsOptions) (*VLogs, error) {
 }
 
 func (v *VLogs) String() string { return v.name }
+
+// maxRedirects bounds the same-origin redirects followed for one request.
+const maxRedirects = 3
+
+// checkRedirect follows a redirect only to the same scheme, host and port
+// (a proxy's path normalisation), and only one that keeps the method and
+// the query (307, 308). Anything else would send the credentials where
+// --from did not say (another host or port, or http after https: in
+// cleartext), read rows from a store the report would not name, or turn
+// the query into a GET without it (301, 302, 303 — often a login page).
+func (v *VLogs) checkRedirect(req *http.Request, via []*http.Request) error {
+	prev := via[len(via)-1]
+	code := 0
+	if req.Response != nil {
+		code = req.Response.StatusCode
+	}
+	to := req.URL.Redacted()
+	switch {
+	case req.URL.Scheme != v.base.Scheme || !strings.EqualFold(req.URL.Host, v.base.Host):
+		return &AnswerError{URL: v.name + strings.TrimPrefix(prev.URL.Path, v.base.Path), What: fmt.Sprintf("HTTP %d redirect to %s, another origin than --from: not followed (the credentials and the query go only to --from; point --from at the store itself)", code, to)}
+	case code != http.StatusTemporaryRedirect && code != http.StatusPermanentRedirect:
+		return &AnswerError{URL: v.name + strings.TrimPrefix(prev.URL.Path, v.base.Path), What: fmt.Sprintf("HTTP %d redirect to %s: not followed, not a VictoriaLogs answer (a login page? a query is a POST, which this redirect would drop)", code, to)}
+	case len(via) > maxRedirects:
+		return &AnswerError{URL: v.name + strings.TrimPrefix(prev.URL.Path, v.base.Path), What: fmt.Sprintf("more than %d redirects", maxRedirects)}
+	}
+	return nil
+}
+
+// AnswerError: the server answered, but not as VictoriaLogs does (a
+// redirect elsewhere, a login page, a JSON answer of another shape):
+// retrying will not help.
+type AnswerError struct {
+	URL  string
+	What string
+}
+
+func (e *AnswerError) Error() string { return e.URL + ": " + e.What }
+
+// jsonAnswer checks an answer's Content-Type: VictoriaLogs answers JSON
+// (application/json for streams and hits, application/stream+json for a
+// query, application/x-ndjson for tail: v1.52.1); an HTML page (an SSO
+// login, a proxy's error page) is not an empty result.
+func jsonAnswer(resp *http.Response, url string) error {
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := strings.Cut(ct, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	if strings.HasSuffix(mt, "json") {
+		return nil
+	}
+	peek, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+	what := "HTTP 200 with no Content-Type"
+	if ct != "" {
+		what = fmt.Sprintf("HTTP 200 with Content-Type %s", ct)
+	}
+	what += ", not a VictoriaLogs answer (a login page or a proxy in front of the store?)"
+	if t := strings.Join(strings.Fields(string(peek)), " "); t != "" {
+		what += fmt.Sprintf(": %q", t)
+	}
+	return &AnswerError{URL: url, What: what}
+}
 
 // Skipped counts lines of the server's answers that were not a JSON
 // object (they are skipped).
@@ -192,16 +252,94 @@ func (v *VLogs) post(ctx context.Context, path string, form url.Values) (io.Read
 		req.Header[k] = vs
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	ctx, cancel := context.WithCancel(ctx)
+	req = req.WithContext(ctx)
 	resp, err := v.client.Do(req)
 	if err != nil {
+		cancel()
+		var ae *AnswerError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
 		return nil, fmt.Errorf("%s: %w", v.name, errors.Unwrap(err))
 	}
+	where := v.name + "/select/logsql/" + path
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		resp.Body.Close()
-		return nil, &StatusError{URL: v.name + "/select/logsql/" + path, Status: resp.StatusCode, Message: string(msg)}
+		cancel()
+		return nil, &StatusError{URL: where, Status: resp.StatusCode, Message: string(msg)}
 	}
-	return resp.Body, nil
+	if err := jsonAnswer(resp, where); err != nil {
+		resp.Body.Close()
+		cancel()
+		return nil, err
+	}
+	if path == "tail" {
+		// A live tail is quiet while nothing is logged.
+		return &cancelBody{resp.Body, cancel}, nil
+	}
+	return newIdleBody(resp.Body, v.opt.Timeout, cancel), nil
+}
+
+// idleBody ends an answer that sends nothing for the timeout while it is
+// being read (headers, then silence: a stalled store or proxy). Time the
+// reader spends not reading (waiting for the audit to take rows fetched
+// ahead) does not count.
+type idleBody struct {
+	rc      io.ReadCloser
+	d       time.Duration
+	t       *time.Timer
+	cancel  context.CancelFunc
+	stalled atomic.Bool
+}
+
+func newIdleBody(rc io.ReadCloser, d time.Duration, cancel context.CancelFunc) *idleBody {
+	b := &idleBody{rc: rc, d: d, cancel: cancel}
+	b.t = time.AfterFunc(time.Hour, func() {
+		b.stalled.Store(true)
+		cancel()
+	})
+	b.t.Stop()
+	return b
+}
+
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// ErrStalled: the store sent no byte of an answer for --store-timeout.
+var ErrStalled = errors.New("stalled")
+
+type stallError struct{ d time.Duration }
+
+func (e *stallError) Error() string {
+	return fmt.Sprintf("the store sent nothing for %s (--store-timeout)", e.d)
+}
+func (e *stallError) Is(target error) bool { return target == ErrStalled }
+
+func (b *idleBody) Read(p []byte) (int, error) {
+	b.t.Reset(b.d)
+	n, err := b.rc.Read(p)
+	b.t.Stop()
+	if err != nil && b.stalled.Load() {
+		err = &stallError{b.d}
+	}
+	return n, err
+}
+
+func (b *idleBody) Close() error {
+	b.t.Stop()
+	err := b.rc.Close()
+	b.cancel()
+	return err
 }
 
 func (v *VLogs) getJSON(ctx context.Context, path string, form url.Values, into any) error {
@@ -211,7 +349,10 @@ func (v *VLogs) getJSON(ctx context.Context, path string, form url.Values, into 
 	}
 	defer body.Close()
 	if err := json.NewDecoder(io.LimitReader(body, 256<<20)).Decode(into); err != nil {
-		return fmt.Errorf("%s/select/logsql/%s: unreadable answer: %w", v.name, path, err)
+		if errors.Is(err, ErrStalled) {
+			return fmt.Errorf("%s/select/logsql/%s: %w", v.name, path, err)
+		}
+		return &AnswerError{URL: v.name + "/select/logsql/" + path, What: "unreadable answer: " + err.Error()}
 	}
 	return nil
 }
@@ -221,8 +362,12 @@ func (v *VLogs) Extent(ctx context.Context, q Query) (time.Time, time.Time, bool
 	var first, last time.Time
 	var rows int64
 	var bad error
+	sawRows := false
 	text := q.Text + " | stats min(_time) as la_first, max(_time) as la_last, count() as la_rows"
 	err := v.lines(ctx, "query", v.form(q, text), func(k, val []byte) {
+		if string(k) == "la_rows" {
+			sawRows = true
+		}
 		var err error
 		switch {
 		case len(val) == 0:
@@ -239,9 +384,19 @@ func (v *VLogs) Extent(ctx context.Context, q Query) (time.Time, time.Time, bool
 		if err != nil && bad == nil {
 			bad = fmt.Errorf("%s: the store's extent has a bad %s %q", v.name, k, val)
 		}
-	}, func(bool) error { return nil })
+	}, func(ok bool) error {
+		if !ok {
+			// Not a stats answer: an empty window read from it would
+			// pass for "no lines".
+			return &AnswerError{URL: v.name + "/select/logsql/query", What: "the stats answer is not a JSON object of the stats asked for (not a VictoriaLogs answer?)"}
+		}
+		return nil
+	})
 	if err == nil {
 		err = bad
+	}
+	if err == nil && !sawRows {
+		err = &AnswerError{URL: v.name + "/select/logsql/query", What: "the stats answer has no la_rows count (not a VictoriaLogs answer?)"}
 	}
 	if err != nil {
 		return first, last, false, err
@@ -255,7 +410,7 @@ func (v *VLogs) Extent(ctx context.Context, q Query) (time.Time, time.Time, bool
 // Streams uses /select/logsql/streams.
 func (v *VLogs) Streams(ctx context.Context, q Query) ([]Stream, error) {
 	var ans struct {
-		Values []struct {
+		Values *[]struct {
 			Value string `json:"value"`
 			Hits  int64  `json:"hits"`
 		} `json:"values"`
@@ -263,8 +418,11 @@ func (v *VLogs) Streams(ctx context.Context, q Query) ([]Stream, error) {
 	if err := v.getJSON(ctx, "streams", v.form(q, q.Text), &ans); err != nil {
 		return nil, err
 	}
-	out := make([]Stream, 0, len(ans.Values))
-	for _, s := range ans.Values {
+	if ans.Values == nil {
+		return nil, &AnswerError{URL: v.name + "/select/logsql/streams", What: `the answer has no "values" (not a VictoriaLogs answer?)`}
+	}
+	out := make([]Stream, 0, len(*ans.Values))
+	for _, s := range *ans.Values {
 		f, err := ParseStreamName(s.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.name, err)
@@ -280,7 +438,7 @@ func (v *VLogs) Counts(ctx context.Context, q Query, step time.Duration) ([]Coun
 	f := v.form(q, q.Text)
 	f.Set("step", strconv.FormatInt(step.Milliseconds(), 10)+"ms")
 	var ans struct {
-		Hits []struct {
+		Hits *[]struct {
 			Timestamps []string `json:"timestamps"`
 			Values     []int64  `json:"values"`
 		} `json:"hits"`
@@ -288,8 +446,11 @@ func (v *VLogs) Counts(ctx context.Context, q Query, step time.Duration) ([]Coun
 	if err := v.getJSON(ctx, "hits", f, &ans); err != nil {
 		return nil, err
 	}
+	if ans.Hits == nil {
+		return nil, &AnswerError{URL: v.name + "/select/logsql/hits", What: `the answer has no "hits" (not a VictoriaLogs answer?)`}
+	}
 	var out []Count
-	for _, h := range ans.Hits {
+	for _, h := range *ans.Hits {
 		for i, ts := range h.Timestamps {
 			if i >= len(h.Values) {
 				break

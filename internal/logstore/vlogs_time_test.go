@@ -14,6 +14,7 @@ import (
 func TestBadTimeFromTheStore(t *testing.T) {
 	answer := ""
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/stream+json")
 		w.Write([]byte(answer))
 	}))
 	defer srv.Close()

@@ -4,9 +4,7 @@
 package source
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,6 +31,10 @@ type Input struct {
 	Metadata bool
 	// Remote: a stream of a log store (AddStore), not a file.
 	Remote bool
+	// Pipe: a FIFO named on the command line, read as a stream.
+	Pipe bool
+	// NULs: leading NUL bytes skipped (see Start.NULs).
+	NULs int64
 }
 
 // isMetadataFile: KRaft segment "<20 digits>.log" or snapshot
@@ -82,6 +84,10 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 	var ins []Input
 	var skipped []Skipped
 	seen := map[string]bool{}
+	// A file reached by two paths (a symlink to it or to a directory above
+	// it, a hard link, the same directory given twice) is read once.
+	seenID := map[[2]uint64]string{}
+	visited := map[string]string{}
 	var metaDir func(string)
 	add := func(path string, fi fs.FileInfo, explicit bool) {
 		key := path
@@ -92,6 +98,15 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 			return
 		}
 		seen[key] = true
+		if id, ok := fileID(fi); ok {
+			if first, dup := seenID[id]; dup {
+				if _, known := knownBase(filepath.Base(path)); known || explicit {
+					skipped = append(skipped, Skipped{path, "the same file as " + first + " (a link): read once"})
+				}
+				return
+			}
+			seenID[id] = path
+		}
 		if maxFiles > 0 && len(ins) >= maxFiles {
 			skipped = append(skipped, Skipped{path, fmt.Sprintf("over the limit of %d files", maxFiles)})
 			return
@@ -104,20 +119,26 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 		if !ok {
 			base = strings.TrimSuffix(name, ".gz")
 		}
-		if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
-			skipped = append(skipped, Skipped{path, "not a regular file"})
+		// Found by walking, only regular files are read (as grep -r): a
+		// FIFO would wait for a writer forever. Named on the command line,
+		// a FIFO is read as a stream.
+		if !fi.Mode().IsRegular() && (!explicit || fi.Mode()&fs.ModeNamedPipe == 0) {
+			skipped = append(skipped, Skipped{path, "not a regular file (" + fileType(fi.Mode()) + ")"})
 			return
 		}
 		in := Input{Path: path, Chain: filepath.Join(filepath.Dir(path), base), Size: fi.Size(), Gzip: strings.HasSuffix(name, ".gz")}
 		in.Order = rotationOrder(strings.TrimSuffix(name, ".gz"), base)
+		in.Pipe = fi.Mode()&fs.ModeNamedPipe != 0
 		if fi.Mode().IsRegular() {
-			gz, bin, err := sniff(path)
+			st, err := sniff(path)
 			if err != nil {
 				skipped = append(skipped, Skipped{path, err.Error()})
 				return
 			}
-			in.Gzip = gz
-			in.Binary = bin
+			in.Gzip = st.Gzip
+			in.Binary = st.Binary
+			in.NULs = st.NULs
+			bin := st.Binary
 			if (bin || strings.HasSuffix(name, ".checkpoint")) && isMetadataFile(name) {
 				if !explicit && metaDir != nil {
 					// A metadata log directory under another name: replay
@@ -157,7 +178,7 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 			addMeta(p)
 			continue
 		}
-		walkDir(p, map[string]bool{}, func(path string, fi fs.FileInfo) { add(path, fi, false) }, addMeta, &skipped, 0)
+		walkDir(p, visited, func(path string, fi fs.FileInfo) { add(path, fi, false) }, addMeta, &skipped, 0)
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		if ins[i].Chain != ins[j].Chain {
@@ -170,21 +191,26 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 
 // walkDir follows symlinked directories once (by real path), so links
 // into the log tree work and loops end.
-func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), meta func(string), skipped *[]Skipped, depth int) {
-	real, err := filepath.EvalSymlinks(dir)
+func walkDir(dir string, visited map[string]string, fn func(string, fs.FileInfo), meta func(string), skipped *[]Skipped, depth int) {
+	// By absolute real path: "." and a link to the directory's absolute
+	// path are one directory.
+	real, err := filepath.Abs(dir)
+	if err == nil {
+		real, err = filepath.EvalSymlinks(real)
+	}
 	if err != nil {
 		*skipped = append(*skipped, Skipped{dir, reason(err)})
 		return
 	}
-	if visited[real] {
-		*skipped = append(*skipped, Skipped{dir, "directory already visited (symlink loop)"})
+	if first, ok := visited[real]; ok {
+		*skipped = append(*skipped, Skipped{dir, "the same directory as " + first + " (a symlink to it, or a loop): read once"})
 		return
 	}
 	if depth > 32 {
 		*skipped = append(*skipped, Skipped{dir, "directory nesting deeper than 32"})
 		return
 	}
-	visited[real] = true
+	visited[real] = dir
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		*skipped = append(*skipped, Skipped{dir, reason(err)})
@@ -213,6 +239,23 @@ func walkDir(dir string, visited map[string]bool, fn func(string, fs.FileInfo), 
 		}
 		fn(path, fi)
 	}
+}
+
+// fileType names what a non-regular file is, for the skip note.
+func fileType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "not a plain file"
 }
 
 // because is err worded by reason, still wrapping err (errors.Is(err,
@@ -270,32 +313,16 @@ func atoi(s string) int {
 	return n
 }
 
-// sniff reads the first bytes: gzip magic, or binary content.
-func sniff(path string) (gz, bin bool, err error) {
+// sniff applies SniffStart to a file.
+func sniff(path string) (Start, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, false, because(err)
+		return Start{}, because(err)
 	}
 	defer f.Close()
-	var buf [512]byte
-	n, err := io.ReadFull(f, buf[:])
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return false, false, because(err)
+	st, err := SniffStart(f)
+	if err != nil {
+		return st, because(err)
 	}
-	b := buf[:n]
-	if n >= 2 && b[0] == 0x1f && b[1] == 0x8b {
-		return true, false, nil
-	}
-	// Text logs start with text: a NUL in the first line means binary (a
-	// record-batch segment starts with an 8-byte base offset, mostly NULs).
-	// NULs later in a file (preallocated space after a crash) are read as
-	// lines nobody understands.
-	first := b
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		first = b[:i]
-	}
-	if bytes.IndexByte(first, 0) >= 0 {
-		return false, true, nil
-	}
-	return false, false, nil
+	return st, nil
 }

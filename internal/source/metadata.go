@@ -96,20 +96,15 @@ func (r *Reader) readMetadata(ctx context.Context, s *Source, out chan<- []Item)
 		}
 		s.Stats.Events++
 		batch = append(batch, Item{Src: s.Index, Ev: ev})
+		// Decoded whole already: hand all of it on, interrupt or not
+		// (the merge drains every reader).
 		if len(batch) == batchSize {
-			select {
-			case out <- batch:
-			case <-ctx.Done():
-				return
-			}
+			out <- batch
 			batch = make([]Item, 0, batchSize)
 		}
 	}
 	if len(batch) > 0 {
-		select {
-		case out <- batch:
-		case <-ctx.Done():
-		}
+		out <- batch
 	}
 }
 

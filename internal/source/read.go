@@ -170,7 +170,13 @@ type Reader struct {
 	// none themselves (default parser.BrokerFromPath).
 	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
-	Stdin  io.Reader
+	Stdin io.Reader
+	// Section, if set, bounds what is read of each plain file (live reads
+	// back from --since and follows on from where it stopped).
+	Section func(*Source) Section
+	// Parser, if set, gives each source's parser (live keeps them to go
+	// on with the lines that follow).
+	Parser func(*Source) *parser.Parser
 	chains [][]*Source
 	stores []*store
 	wg     sync.WaitGroup
@@ -246,14 +252,16 @@ func before(a, b *Item) bool {
 }
 
 // batcher hands a reader's events to the merge batchSize at a time.
+// Its sends block until the merge takes them, interrupt or not: the merge
+// drains every reader to its end (see runGroup), so what was read is
+// audited.
 type batcher struct {
-	ctx   context.Context
 	out   chan<- []Item
 	batch []Item
 }
 
-func newBatcher(ctx context.Context, out chan<- []Item) *batcher {
-	return &batcher{ctx: ctx, out: out, batch: make([]Item, 0, batchSize)}
+func newBatcher(out chan<- []Item) *batcher {
+	return &batcher{out: out, batch: make([]Item, 0, batchSize)}
 }
 
 func (b *batcher) send(it *Item) {
@@ -263,17 +271,17 @@ func (b *batcher) send(it *Item) {
 	}
 }
 
-// flush hands on what is batched (also at the end of input).
+// flush hands on what is batched (also at the end of input, and part way
+// through a log whose events are far apart, so the merge is not held up
+// until a sparse controller.log has yielded a whole batch).
 func (b *batcher) flush() {
 	if len(b.batch) == 0 {
 		return
 	}
-	select {
-	case b.out <- b.batch:
-	case <-b.ctx.Done():
-	}
+	b.out <- b.batch
 	b.batch = make([]Item, 0, batchSize)
 }
+
 func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*chainState)) }
 func (h *mergeHeap) Pop() any {
@@ -289,6 +297,11 @@ const maxChains = 1024
 
 // Run reads everything and calls fn with every event in time order (file
 // order within a file). It returns when all input is read or ctx is done.
+// Once ctx is done the readers stop reading, hand on what they hold (the
+// parser's pending record, the reorder window, a part batch) and the merge
+// goes on until every reader is drained: the audit covers everything read
+// before the interrupt, and each source's Err says where its read stopped
+// (errors.Is(err, ErrInterrupted)).
 //
 // The streams of log stores (AddStore) join the first group. Run returns
 // only once their readers are done, so their sources may be read after.
@@ -297,17 +310,41 @@ func (r *Reader) Run(ctx context.Context, fn func(src int, ev *parser.Event)) {
 	stores := r.stores
 	for start := 0; start < len(r.chains) || stores != nil; start += maxChains {
 		end := min(start+maxChains, len(r.chains))
+		if ctx.Err() != nil {
+			for _, c := range r.chains[start:end] {
+				for _, s := range c {
+					s.Err = errNotRead
+				}
+			}
+			continue
+		}
 		r.runGroup(ctx, r.chains[start:end], stores, fn)
 		stores = nil
-		if ctx.Err() != nil {
-			return
-		}
 	}
 }
 
+// ErrInterrupted is in the chain of a source's Err when the read was
+// stopped (Ctrl-C, SIGTERM) before the source's end: what was read of it
+// is audited; the error says how far that was.
+var ErrInterrupted = errors.New("interrupted")
+
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string        { return e.msg }
+func (e *interruptedError) Is(target error) bool { return target == ErrInterrupted }
+
+var errNotRead = &interruptedError{"not read: the audit was interrupted before it was opened"}
+
+// stoppedAt says how much of a source was read when the interrupt came.
+func stoppedAt(s *Source, lines int64) error {
+	msg := fmt.Sprintf("interrupted after line %d (%d bytes read", lines, s.Bytes)
+	if s.Size > 0 && !s.Gzip {
+		msg += fmt.Sprintf(" of %d", s.Size)
+	}
+	return &interruptedError{msg + "); what was read is audited"}
+}
+
 func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*store, fn func(src int, ev *parser.Event)) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	states := make([]*chainState, len(chains), len(chains)+len(stores))
 	for _, s := range stores {
 		st := &chainState{ch: make(chan []Item, chainDepth)}
@@ -337,22 +374,21 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 			r.readChain(ctx, c, st.ch)
 		}()
 	}
+	// No ctx here: every reader closes its channel soon after ctx is done,
+	// having handed on what it read, and all of that is merged.
 	h := make(mergeHeap, 0, len(states))
 	for _, st := range states {
-		if st.next(ctx) {
+		if st.next() {
 			h = append(h, st)
 		}
 	}
 	heap.Init(&h)
 	for h.Len() > 0 {
-		if ctx.Err() != nil {
-			return
-		}
 		st := h[0]
 		it := &st.batch[st.pos]
 		fn(it.Src, &it.Ev)
 		st.pos++
-		if st.pos < len(st.batch) || st.next(ctx) {
+		if st.pos < len(st.batch) || st.next() {
 			heap.Fix(&h, 0)
 		} else {
 			heap.Pop(&h)
@@ -360,33 +396,28 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 	}
 }
 
-// next waits for the chain's next batch; it gives up when ctx is done, so
-// an interrupt is not held up by a reader blocked on a pipe.
-func (st *chainState) next(ctx context.Context) bool {
-	for {
-		select {
-		case b, ok := <-st.ch:
-			if !ok {
-				return false
-			}
-			if len(b) > 0 {
-				st.batch, st.pos = b, 0
-				return true
-			}
-		case <-ctx.Done():
-			return false
+// next waits for the chain's next batch.
+func (st *chainState) next() bool {
+	for b := range st.ch {
+		if len(b) > 0 {
+			st.batch, st.pos = b, 0
+			return true
 		}
 	}
+	return false
 }
 
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(ctx, out)
+	bt := newBatcher(out)
 	send := bt.send
 	var held reorder
 	for _, s := range chain {
-		p := parser.New(s.Loc)
-		p.PathBroker = r.brokerFor(s.Path)
+		if ctx.Err() != nil {
+			s.Err = errNotRead
+			continue
+		}
+		p := r.parser(s)
 		emit := func(ev *parser.Event) {
 			moved, late := held.push(s.Index, ev, s.Skew, send)
 			if moved {
@@ -395,12 +426,9 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 				s.LateEvents++
 			}
 		}
-		r.readFile(ctx, s, p, emit)
+		r.readFile(ctx, s, p, emit, bt.flush)
 		p.Flush(emit)
 		s.Stats = p.Stats
-		if ctx.Err() != nil {
-			return
-		}
 	}
 	held.flush(send)
 	bt.flush()
@@ -437,7 +465,11 @@ func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
 	}
 }
 
-func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event)) {
+// sparseLines: after this many lines a part batch is handed on, so a log
+// with few events (a huge controller.log) does not hold the merge up.
+const sparseLines = 1 << 14
+
+func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event), flush func()) {
 	var rd io.Reader
 	if s.Path == "-" {
 		rd = r.Stdin
@@ -445,13 +477,26 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			rd = os.Stdin
 		}
 	} else {
-		f, err := os.Open(s.Path)
+		f, err := r.open(ctx, s)
 		if err != nil {
-			s.Err = because(err)
+			if errors.Is(err, ErrInterrupted) {
+				s.Err = err
+			} else {
+				s.Err = because(err)
+			}
 			return
 		}
 		defer f.Close()
+		if s.NULs > 0 && !s.Gzip {
+			if _, err := f.Seek(s.NULs, io.SeekStart); err != nil {
+				s.Err = because(err)
+				return
+			}
+		}
 		rd = f
+		if sr, ok := r.section(s, f); ok {
+			rd = sr
+		}
 	}
 	rd, stop := interruptible(ctx, rd)
 	defer stop()
@@ -459,13 +504,25 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 	if s.Gzip {
 		zr, err := gzip.NewReader(rd)
 		if err != nil {
-			s.Err = fmt.Errorf("not a readable gzip file: %w", err)
+			if ctx.Err() == nil {
+				s.Err = fmt.Errorf("not a readable gzip file: %w", err)
+			} else {
+				s.Err = stoppedAt(s, 0)
+			}
 			return
 		}
 		defer zr.Close()
 		rd = zr
 	}
-	lr := NewLineReader(rd, MaxLine)
+	lr := newBlockReader(rd, MaxLine)
+	eof := false
+	defer func() {
+		p.Stats.CutLines = lr.Cut
+		s.Bytes = lr.Bytes
+		if ctx.Err() != nil && s.Err == nil && !eof {
+			s.Err = stoppedAt(s, p.Stats.Lines)
+		}
+	}()
 	n := 0
 	for {
 		line, err := lr.Next()
@@ -473,8 +530,9 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			p.Line(line, emit)
 		}
 		if err != nil {
+			eof = errors.Is(err, io.EOF)
 			// An interrupted read is not the file's fault.
-			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+			if !eof && ctx.Err() == nil {
 				if errors.Is(err, io.ErrUnexpectedEOF) && s.Gzip {
 					s.Err = fmt.Errorf("gzip stream truncated after line %d", p.Stats.Lines)
 				} else {
@@ -484,10 +542,40 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			break
 		}
 		n++
+		if n&(sparseLines-1) == 0 {
+			flush()
+		}
 		if n&4095 == 0 && ctx.Err() != nil {
 			break
 		}
 	}
-	p.Stats.CutLines = lr.Cut
-	s.Bytes = lr.Bytes
+}
+
+// open opens a source's file. A FIFO's open waits for a writer: that wait
+// gives up once ctx is done, leaving a goroutine to close the FIFO if a
+// writer ever comes.
+func (r *Reader) open(ctx context.Context, s *Source) (*os.File, error) {
+	if !s.Pipe {
+		return os.Open(s.Path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(s.Path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, &interruptedError{"interrupted before a writer opened the FIFO: nothing read"}
+	}
 }

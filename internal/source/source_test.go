@@ -132,7 +132,7 @@ func TestDiscoverBadPaths(t *testing.T) {
 	for _, s := range skipped {
 		reasons += s.Path + ": " + s.Reason + "\n"
 	}
-	for _, w := range []string{"missing: no such file", "loop: directory already visited", "broken.log: broken or looping symlink"} {
+	for _, w := range []string{"missing: no such file", "loop: the same directory as", "broken.log: broken or looping symlink"} {
 		if !strings.Contains(reasons, w) {
 			t.Errorf("no %q in\n%s", w, reasons)
 		}

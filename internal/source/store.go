@@ -34,6 +34,9 @@ type StoreInput struct {
 	Read  logstore.ReadOptions
 	// IdentityFields: see DefaultIdentityFields (used when empty).
 	IdentityFields []string
+	// RowFilter narrows the rows read (not the streams listed, nor the
+	// window): a filter AND-ed with Query.Text (logstore.Pushdown).
+	RowFilter string
 	// Hold is how far behind the newest row an event may be and still be
 	// put in its place among the other streams' events: the most a
 	// line's own timestamp may precede the store's _time (a shipper that
@@ -195,10 +198,12 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(ctx, out)
+	bt := newBatcher(out)
 	send := bt.send
 	var rows int64
-	n, err := logstore.Read(ctx, s.in.Store, s.in.Query, s.in.Read, func(row *logstore.Row) error {
+	q := s.in.Query
+	q.Text = logstore.And(q.Text, s.in.RowFilter)
+	n, err := logstore.Read(ctx, s.in.Store, q, s.in.Read, func(row *logstore.Row) error {
 		x := s.streams[row.Stream]
 		if x == nil {
 			// A stream that started after the listing.
@@ -228,6 +233,13 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	s.status.Rows = n
 	if sk, ok := s.in.Store.(interface{ Skipped() int64 }); ok {
 		s.status.Skipped = sk.Skipped()
+	}
+	if ctx.Err() != nil {
+		s.status.Partial = n > 0
+		for _, x := range s.streams {
+			x.src.Err = &interruptedError{fmt.Sprintf("interrupted after %d rows of the store's answer (%d of this stream's lines read); what was read is audited", n, x.src.Stats.Lines)}
+		}
+		return
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.status.Err = err

@@ -7,7 +7,8 @@ import (
 
 // Clean makes log-derived text safe for a terminal: escape sequences (CSI,
 // OSC, DCS, single ESC commands) are removed whole, other C0 and C1 control
-// characters and DEL become '?', invalid UTF-8 becomes U+FFFD. Tabs stay.
+// characters and DEL become '?', Unicode bidirectional controls are
+// removed, invalid UTF-8 becomes U+FFFD. Tabs stay.
 func Clean(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -47,6 +48,9 @@ func Clean(s string) string {
 			continue
 		case r >= 0x80 && r <= 0x9f:
 			b.WriteByte('?')
+		case isBidi(r):
+			// Dropped: it would reorder what follows on the line (a topic
+			// shown reversed, a TUI column shifted: "Trojan Source").
 		default:
 			b.WriteString(s[i : i+n])
 		}
@@ -105,4 +109,10 @@ func skipC1(s string, i int, r rune) int {
 		i++
 	}
 	return i
+}
+
+// isBidi: the explicit bidirectional formatting characters (embeddings and
+// overrides U+202A–202E, isolates U+2066–2069) and the LRM/RLM marks.
+func isBidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f
 }

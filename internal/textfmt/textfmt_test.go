@@ -16,6 +16,8 @@ func TestClean(t *testing.T) {
 		"c1 other \u0085":                       "c1 other ?",
 		"bad \xff utf8":                         "bad \ufffd utf8",
 		"tab\tok ünïcode":                       "tab\tok ünïcode",
+		"bidi \u202eorders\u202c-1 \u2066x\u2069 \u200e\u200f\u202a\u202b\u202d\u2067\u2068": "bidi orders-1 x ",
+		"not bidi \u2028\u200d\u2030": "not bidi \u2028\u200d\u2030",
 	} {
 		if got := Clean(in); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
