@@ -112,6 +112,8 @@ func causeText(e *timeline.Episode) string {
 	}
 	if e.Resent {
 		s = "re-sent"
+	} else if e.CarriedOver {
+		s = "carried over"
 	}
 	return s
 }
