@@ -112,9 +112,9 @@ func New(cfg Config, sink Sink) *Timeline {
 		srcClient:       map[int]string{},
 		ctrlEpoch:       map[int32]int32{},
 		recentDecisions: map[int32][]Key{},
-		byTopic:         map[string]*matchIndex{},
 		life:            map[int32]*brokerLife{},
 		lastSeen:        map[int32]time.Time{},
+		byTopic:         map[string]*matchIndex{},
 	}
 }
 
