@@ -60,6 +60,27 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, 256<<10), max: max}
 }
 
+// detach gives up the read buffer (a suspended reader): what it holds
+// beyond the lines returned is dropped, and the reader is reattached at
+// Bytes. The rest of a CR-split line is kept.
+func (lr *LineReader) detach() *bufio.Reader {
+	br := lr.r
+	lr.r = nil
+	if lr.rest != nil {
+		lr.rest = append([]byte(nil), lr.rest...)
+	}
+	if cap(lr.buf) > 64<<10 {
+		lr.buf = nil
+	}
+	return br
+}
+
+// attach reads on from rd through br.
+func (lr *LineReader) attach(br *bufio.Reader, rd io.Reader) {
+	br.Reset(rd)
+	lr.r = br
+}
+
 // Next returns the next line; the slice is valid until the next call.
 // A last line without a newline is returned too. err is io.EOF at the end.
 // A lone CR (old Mac line ends, some pastes) also ends a line.
@@ -171,6 +192,7 @@ type Reader struct {
 	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
 	Stdin  io.Reader
+	budget budget
 	chains [][]*Source
 	stores []*store
 	wg     sync.WaitGroup
@@ -245,23 +267,37 @@ func before(a, b *Item) bool {
 	return a.Src < b.Src
 }
 
-// batcher hands a reader's events to the merge batchSize at a time.
-// Its sends block until the merge takes them, interrupt or not: the merge
+// batcher hands a reader's events to the merge about size at a time. Its
+// sends block until the merge takes them, interrupt or not: the merge
 // drains every reader to its end (see runGroup), so what was read is
 // audited.
 type batcher struct {
 	out   chan<- []Item
 	batch []Item
+	size  int
+	// full, if set, hands on a batch that has grown past size (a file's
+	// reader, which may give up its open file while it waits); else the
+	// batch goes at size.
+	full func()
 }
 
-func newBatcher(out chan<- []Item) *batcher {
-	return &batcher{out: out, batch: make([]Item, 0, batchSize)}
+func newBatcher(out chan<- []Item, size int) *batcher {
+	if size <= 0 {
+		size = batchSize
+	}
+	return &batcher{out: out, batch: make([]Item, 0, size), size: size}
 }
 
 func (b *batcher) send(it *Item) {
 	b.batch = append(b.batch, *it)
-	if len(b.batch) == batchSize {
-		b.flush()
+	if b.full == nil {
+		if len(b.batch) >= b.size {
+			b.flush()
+		}
+	} else if len(b.batch) >= 2*b.size {
+		// A line with many events (a request for thousands of
+		// partitions): handed on before the line ends.
+		b.full()
 	}
 }
 
@@ -273,7 +309,7 @@ func (b *batcher) flush() {
 		return
 	}
 	b.out <- b.batch
-	b.batch = make([]Item, 0, batchSize)
+	b.batch = make([]Item, 0, b.size)
 }
 
 func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
@@ -285,9 +321,11 @@ func (h *mergeHeap) Pop() any {
 	return x
 }
 
-// maxChains bounds how many logs are read at once: past it the chains are
-// merged in groups, and ordering across groups is by group.
-const maxChains = 1024
+// maxChains bounds how many logs one merge takes: past it the chains are
+// merged in groups, and ordering across groups is by group. Below it the
+// memory is ReadBudget's (a reader's share shrinks with their number) and
+// the open files are bounded by slots.
+const maxChains = 4096
 
 // Run reads everything and calls fn with every event in time order (file
 // order within a file). It returns when all input is read or ctx is done.
@@ -339,6 +377,7 @@ func stoppedAt(s *Source, lines int64) error {
 }
 
 func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*store, fn func(src int, ev *parser.Event)) {
+	r.budget = newBudget(len(chains)+len(stores), fileLimit())
 	states := make([]*chainState, len(chains), len(chains)+len(stores))
 	for _, s := range stores {
 		st := &chainState{ch: make(chan []Item, chainDepth)}
@@ -403,9 +442,9 @@ func (st *chainState) next() bool {
 
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out)
+	bt := newBatcher(out, r.budget.batch)
 	send := bt.send
-	var held reorder
+	held := reorder{max: r.budget.reorder}
 	for _, s := range chain {
 		if ctx.Err() != nil {
 			s.Err = errNotRead
@@ -421,7 +460,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 				s.LateEvents++
 			}
 		}
-		r.readFile(ctx, s, p, emit, bt.flush)
+		r.readFile(ctx, s, p, emit, bt)
 		p.Flush(emit)
 		s.Stats = p.Stats
 	}
@@ -464,15 +503,142 @@ func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
 // with few events (a huge controller.log) does not hold the merge up.
 const sparseLines = 1 << 14
 
-func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event), flush func()) {
+// fileIn is a file being read: open while it holds a slot, closed (and
+// reopened at the same offset) while its reader waits on the merge and
+// another reader waits for a slot.
+type fileIn struct {
+	r    *Reader
+	s    *Source
+	f    *os.File
+	zr   *gzip.Reader
+	lr   *LineReader
+	id   [2]uint64
+	slot bool
+	// seekable: a regular file, reopened where it was left.
+	seekable bool
+}
+
+func (fi *fileIn) open(ctx context.Context) error {
+	s := fi.s
+	if !s.Pipe {
+		fi.r.budget.slots.acquire()
+		fi.slot = true
+	}
+	f, err := fi.r.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	fi.f = f
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		fi.seekable = true
+		fi.id, _ = fileID(st)
+	}
+	return nil
+}
+
+// close closes the file and gives back its slot.
+func (fi *fileIn) close() {
+	if fi.zr != nil {
+		fi.zr.Close()
+		fi.zr = nil
+	}
+	if fi.f != nil {
+		fi.f.Close()
+		fi.f = nil
+	}
+	if fi.slot {
+		fi.slot = false
+		fi.r.budget.slots.release()
+	}
+}
+
+// handOn sends the batch to the merge. A regular file whose reader would
+// wait on the merge while another reader waits for a slot is closed for
+// the wait (its buffer dropped, unless a line still being parsed lies in
+// it) and reopened at the same offset after.
+func (fi *fileIn) handOn(bt *batcher, atLine bool) error {
+	if len(bt.batch) == 0 {
+		return nil
+	}
+	if !fi.seekable || !fi.slot {
+		bt.flush()
+		return nil
+	}
+	for {
+		select {
+		case bt.out <- bt.batch:
+			bt.batch = make([]Item, 0, bt.size)
+			return nil
+		default:
+		}
+		cont, wake := fi.r.budget.slots.contended()
+		if cont {
+			return fi.suspendFor(bt, atLine)
+		}
+		select {
+		case bt.out <- bt.batch:
+			bt.batch = make([]Item, 0, bt.size)
+			return nil
+		case <-wake:
+		}
+	}
+}
+
+func (fi *fileIn) suspendFor(bt *batcher, atLine bool) error {
+	var br *bufio.Reader
+	if atLine {
+		br = fi.lr.detach()
+		fi.r.budget.slots.put(br)
+	}
+	fi.close()
+	bt.flush()
+	fi.r.budget.slots.acquire()
+	fi.slot = true
+	if br == nil || !atLine {
+		br = fi.lr.r
+	} else {
+		br = fi.r.budget.slots.buffer(fi.r.budget.bufSize)
+	}
+	f, err := os.Open(fi.s.Path)
+	if err != nil {
+		return fmt.Errorf("reopened to go on after line %d: %s", fi.s.Stats.Lines, reason(err))
+	}
+	fi.f = f
+	if st, err := f.Stat(); err != nil {
+		return fmt.Errorf("reopened to go on: %w", err)
+	} else if id, ok := fileID(st); ok && id != fi.id {
+		return fmt.Errorf("replaced while it was read (rotated?); read up to byte %d", fi.lr.Bytes)
+	}
+	var rd io.Reader = f
+	if fi.s.Gzip {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("reopened to go on: %w", err)
+		}
+		fi.zr = zr
+		// No seeking in a gzip stream: decompress up to where it was.
+		if _, err := io.CopyN(io.Discard, zr, fi.lr.Bytes); err != nil {
+			return fmt.Errorf("reopened to go on: %w", err)
+		}
+		rd = zr
+	} else if _, err := f.Seek(fi.s.NULs+fi.lr.Bytes, io.SeekStart); err != nil {
+		return fmt.Errorf("reopened to go on: %w", err)
+	}
+	fi.lr.attach(br, rd)
+	return nil
+}
+
+func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event), bt *batcher) {
 	var rd io.Reader
+	fi := &fileIn{r: r, s: s}
 	if s.Path == "-" {
 		rd = r.Stdin
 		if rd == nil {
 			rd = os.Stdin
 		}
 	} else {
-		f, err := r.open(ctx, s)
+		err := fi.open(ctx)
+		defer fi.close()
 		if err != nil {
 			if errors.Is(err, ErrInterrupted) {
 				s.Err = err
@@ -481,14 +647,13 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			}
 			return
 		}
-		defer f.Close()
 		if s.NULs > 0 && !s.Gzip {
-			if _, err := f.Seek(s.NULs, io.SeekStart); err != nil {
+			if _, err := fi.f.Seek(s.NULs, io.SeekStart); err != nil {
 				s.Err = because(err)
 				return
 			}
 		}
-		rd = f
+		rd = fi.f
 	}
 	rd, stop := interruptible(ctx, rd)
 	defer stop()
@@ -503,10 +668,12 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			}
 			return
 		}
-		defer zr.Close()
+		fi.zr = zr
 		rd = zr
 	}
-	lr := NewLineReader(rd, MaxLine)
+	lr := &LineReader{max: MaxLine}
+	lr.attach(r.budget.slots.buffer(r.budget.bufSize), rd)
+	fi.lr = lr
 	eof := false
 	defer func() {
 		p.Stats.CutLines = lr.Cut
@@ -514,7 +681,21 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		if ctx.Err() != nil && s.Err == nil && !eof {
 			s.Err = stoppedAt(s, p.Stats.Lines)
 		}
+		if lr.r != nil {
+			r.budget.slots.put(lr.detach())
+		}
 	}()
+	// A batch that fills part way through a line's events is handed on
+	// there; at a line's end the buffer may go too (see handOn).
+	var handErr error
+	bt.full = func() {
+		if handErr == nil {
+			handErr = fi.handOn(bt, false)
+		} else {
+			bt.flush()
+		}
+	}
+	defer func() { bt.full = nil }()
 	n := 0
 	for {
 		line, err := lr.Next()
@@ -534,8 +715,12 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			break
 		}
 		n++
-		if n&(sparseLines-1) == 0 {
-			flush()
+		if handErr == nil && (len(bt.batch) >= bt.size || n&(sparseLines-1) == 0) {
+			handErr = fi.handOn(bt, true)
+		}
+		if handErr != nil {
+			s.Err = handErr
+			break
 		}
 		if n&4095 == 0 && ctx.Err() != nil {
 			break

@@ -195,7 +195,7 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out)
+	bt := newBatcher(out, r.budget.batch)
 	send := bt.send
 	var rows int64
 	n, err := logstore.Read(ctx, s.in.Store, s.in.Query, s.in.Read, func(row *logstore.Row) error {

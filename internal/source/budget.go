@@ -1,0 +1,110 @@
+package source
+
+import (
+	"bufio"
+	"sync"
+)
+
+// ReadBudget is the memory the readers of one Run hold between them, by
+// design rather than by input: events on their way to the merge, events
+// held for reordering, and read buffers. With few files each gets the
+// full sizes; with many, batches and reorder windows shrink (to a floor)
+// and only a bounded number of files are open at once.
+const ReadBudget = 24 << 20
+
+// itemBytes is what one Item costs in a batch (unsafe.Sizeof, rounded up
+// for the ISR and replica slices events carry).
+const itemBytes = 400
+
+// budget is what each reader may hold.
+type budget struct {
+	batch   int // events per batch to the merge
+	reorder int // events held for reordering
+	bufSize int // read buffer
+	slots   *slots
+}
+
+func newBudget(chains int, fdLimit int) budget {
+	chains = max(chains, 1)
+	// A batch in the making, chainDepth queued, one being merged; the
+	// reorder window about one more.
+	per := ReadBudget / 2 / (chains * (chainDepth + 3) * itemBytes)
+	b := budget{batch: min(max(per, 8), batchSize)}
+	b.reorder = min(max(per, 16), reorderMax)
+	b.bufSize = 256 << 10
+	if chains > 16 {
+		b.bufSize = 64 << 10
+	}
+	// Open files (each with its buffer): the rest of the budget, and what
+	// the descriptor limit leaves after a reserve for everything else
+	// (stdout, the store's connections, watch's inotify).
+	n := min(ReadBudget/2/b.bufSize, maxOpen)
+	if fdLimit > 0 {
+		n = min(n, fdLimit-fdReserve)
+	}
+	b.slots = newSlots(max(n, 2))
+	return b
+}
+
+// maxOpen bounds the files open at once however high the descriptor limit.
+const maxOpen = 64
+
+// fdReserve: descriptors left to everything but the log files.
+const fdReserve = 64
+
+// slots are the files that may be open at once. A reader takes one to open
+// its file and gives it back when it waits on the merge while another
+// reader waits for a slot (closing its file and dropping its buffer; it
+// reopens at the same offset): the merge may need that other reader's
+// events first.
+type slots struct {
+	sem     chan struct{}
+	mu      sync.Mutex
+	waiting int
+	wake    chan struct{} // closed when a reader starts waiting
+	bufs    sync.Pool
+}
+
+func newSlots(n int) *slots {
+	return &slots{sem: make(chan struct{}, n), wake: make(chan struct{})}
+}
+
+func (s *slots) acquire() {
+	select {
+	case s.sem <- struct{}{}:
+		return
+	default:
+	}
+	s.mu.Lock()
+	s.waiting++
+	close(s.wake)
+	s.wake = make(chan struct{})
+	s.mu.Unlock()
+	s.sem <- struct{}{}
+	s.mu.Lock()
+	s.waiting--
+	s.mu.Unlock()
+}
+
+func (s *slots) release() { <-s.sem }
+
+// contended reports whether a reader waits for a slot, and a channel closed
+// when one next starts to.
+func (s *slots) contended() (bool, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiting > 0, s.wake
+}
+
+// buffer returns a read buffer of size n over nothing yet.
+func (s *slots) buffer(n int) *bufio.Reader {
+	if br, ok := s.bufs.Get().(*bufio.Reader); ok && br.Size() == n {
+		return br
+	}
+	return bufio.NewReaderSize(nil, n)
+}
+
+func (s *slots) put(br *bufio.Reader) {
+	br.Reset(nil)
+	s.bufs.Put(br)
+}
