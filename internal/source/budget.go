@@ -21,7 +21,9 @@ type budget struct {
 	batch   int // events per batch to the merge
 	reorder int // events held for reordering
 	bufSize int // read buffer
-	slots   *slots
+	// fds: files open at once (the descriptor limit); bufs: files being
+	// read at once (each with its buffer).
+	fds, bufs *slots
 }
 
 func newBudget(chains int, fdLimit int) budget {
@@ -35,27 +37,30 @@ func newBudget(chains int, fdLimit int) budget {
 	if chains > 16 {
 		b.bufSize = 64 << 10
 	}
-	// Open files (each with its buffer): the rest of the budget, and what
-	// the descriptor limit leaves after a reserve for everything else
-	// (stdout, the store's connections, watch's inotify).
-	n := min(ReadBudget/2/b.bufSize, maxOpen)
+	b.bufs = newSlots(max(min(ReadBudget/2/b.bufSize, maxOpen), 2))
+	// Descriptors: what the limit leaves after a reserve for everything
+	// else (stdout, the store's connections, watch's inotify).
+	fds := maxFDs
 	if fdLimit > 0 {
-		n = min(n, fdLimit-fdReserve)
+		fds = min(fds, fdLimit-fdReserve)
 	}
-	b.slots = newSlots(max(n, 2))
+	b.fds = newSlots(max(fds, 2))
 	return b
 }
 
-// maxOpen bounds the files open at once however high the descriptor limit.
+// maxOpen bounds the files read at once (their buffers).
 const maxOpen = 64
+
+// maxFDs bounds the files open at once however high the descriptor limit.
+const maxFDs = 8192
 
 // fdReserve: descriptors left to everything but the log files.
 const fdReserve = 64
 
-// slots are the files that may be open at once. A reader takes one to open
-// its file and gives it back when it waits on the merge while another
-// reader waits for a slot (closing its file and dropping its buffer; it
-// reopens at the same offset): the merge may need that other reader's
+// slots bound something readers hold (descriptors, buffers). A reader
+// takes one and gives it back when it waits on the merge while another
+// reader waits for one (closing its file or dropping its buffer, and going
+// on at the same offset after): the merge may need that other reader's
 // events first.
 type slots struct {
 	sem     chan struct{}
@@ -108,3 +113,5 @@ func (s *slots) put(br *bufio.Reader) {
 	br.Reset(nil)
 	s.bufs.Put(br)
 }
+
+func (s *slots) cap() int { return cap(s.sem) }

@@ -193,9 +193,11 @@ type Reader struct {
 	// Stdin replaces os.Stdin for "-" (tests).
 	Stdin  io.Reader
 	budget budget
-	chains [][]*Source
-	stores []*store
-	wg     sync.WaitGroup
+	// fdLimit replaces the process's descriptor limit (tests).
+	fdLimit int
+	chains  [][]*Source
+	stores  []*store
+	wg      sync.WaitGroup
 }
 
 func (r *Reader) brokerFor(path string) int32 {
@@ -377,7 +379,11 @@ func stoppedAt(s *Source, lines int64) error {
 }
 
 func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*store, fn func(src int, ev *parser.Event)) {
-	r.budget = newBudget(len(chains)+len(stores), fileLimit())
+	limit := r.fdLimit
+	if limit == 0 {
+		limit = fileLimit()
+	}
+	r.budget = newBudget(len(chains)+len(stores), limit)
 	states := make([]*chainState, len(chains), len(chains)+len(stores))
 	for _, s := range stores {
 		st := &chainState{ch: make(chan []Item, chainDepth)}
@@ -503,17 +509,19 @@ func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
 // with few events (a huge controller.log) does not hold the merge up.
 const sparseLines = 1 << 14
 
-// fileIn is a file being read: open while it holds a slot, closed (and
-// reopened at the same offset) while its reader waits on the merge and
-// another reader waits for a slot.
+// fileIn is a file being read. It holds a descriptor slot while its file
+// is open and a buffer slot while it has a read buffer; waiting on the
+// merge while others wait for a slot it gives them up (at a line's end)
+// and takes them again after, going on at the same offset.
 type fileIn struct {
-	r    *Reader
-	s    *Source
-	f    *os.File
-	zr   *gzip.Reader
-	lr   *LineReader
-	id   [2]uint64
-	slot bool
+	r  *Reader
+	s  *Source
+	f  *os.File
+	zr *gzip.Reader
+	lr *LineReader
+	id [2]uint64
+	// fd, buf: holds a descriptor slot, a buffer slot.
+	fd, buf bool
 	// seekable: a regular file, reopened where it was left.
 	seekable bool
 }
@@ -521,8 +529,8 @@ type fileIn struct {
 func (fi *fileIn) open(ctx context.Context) error {
 	s := fi.s
 	if !s.Pipe {
-		fi.r.budget.slots.acquire()
-		fi.slot = true
+		fi.r.budget.fds.acquire()
+		fi.fd = true
 	}
 	f, err := fi.r.open(ctx, s)
 	if err != nil {
@@ -536,7 +544,7 @@ func (fi *fileIn) open(ctx context.Context) error {
 	return nil
 }
 
-// close closes the file and gives back its slot.
+// close closes the file and gives back its descriptor slot.
 func (fi *fileIn) close() {
 	if fi.zr != nil {
 		fi.zr.Close()
@@ -546,21 +554,45 @@ func (fi *fileIn) close() {
 		fi.f.Close()
 		fi.f = nil
 	}
-	if fi.slot {
-		fi.slot = false
-		fi.r.budget.slots.release()
+	if fi.fd {
+		fi.fd = false
+		fi.r.budget.fds.release()
 	}
 }
 
-// handOn sends the batch to the merge. A regular file whose reader would
-// wait on the merge while another reader waits for a slot is closed for
-// the wait (its buffer dropped, unless a line still being parsed lies in
-// it) and reopened at the same offset after.
+// takeBuffer gives the line reader a buffer, taking a buffer slot.
+func (fi *fileIn) takeBuffer(rd io.Reader) {
+	bs := fi.r.budget.bufs
+	if fi.seekable {
+		bs.acquire()
+		fi.buf = true
+	}
+	fi.lr.attach(bs.buffer(fi.r.budget.bufSize), rd)
+}
+
+// dropBuffer gives the buffer and its slot back (at a line's end).
+func (fi *fileIn) dropBuffer() {
+	if fi.lr.r == nil {
+		return
+	}
+	fi.r.budget.bufs.put(fi.lr.detach())
+	if fi.buf {
+		fi.buf = false
+		fi.r.budget.bufs.release()
+	}
+}
+
+// handOn sends the batch to the merge. At a line's end, a regular file
+// whose reader would wait while another reader waits for a slot gives up
+// its buffer (and its descriptor, if that is what is short; a gzip file
+// both, as it cannot seek back) for the wait. Part way through a line
+// (one line with many events) it never waits while slots are short: the
+// batch grows instead, until the line's end.
 func (fi *fileIn) handOn(bt *batcher, atLine bool) error {
 	if len(bt.batch) == 0 {
 		return nil
 	}
-	if !fi.seekable || !fi.slot {
+	if !fi.seekable {
 		bt.flush()
 		return nil
 	}
@@ -571,60 +603,103 @@ func (fi *fileIn) handOn(bt *batcher, atLine bool) error {
 			return nil
 		default:
 		}
-		cont, wake := fi.r.budget.slots.contended()
-		if cont {
-			return fi.suspendFor(bt, atLine)
+		fdShort, fdWake := fi.r.budget.fds.contended()
+		bufShort, bufWake := fi.r.budget.bufs.contended()
+		if fdShort || bufShort {
+			if !atLine {
+				return nil
+			}
+			return fi.suspendFor(bt, fdShort || fi.s.Gzip)
 		}
 		select {
 		case bt.out <- bt.batch:
 			bt.batch = make([]Item, 0, bt.size)
 			return nil
-		case <-wake:
+		case <-fdWake:
+		case <-bufWake:
 		}
 	}
 }
 
-func (fi *fileIn) suspendFor(bt *batcher, atLine bool) error {
-	var br *bufio.Reader
-	if atLine {
-		br = fi.lr.detach()
-		fi.r.budget.slots.put(br)
-	}
-	fi.close()
-	bt.flush()
-	fi.r.budget.slots.acquire()
-	fi.slot = true
-	if br == nil || !atLine {
-		br = fi.lr.r
+// ErrUnreadable is in the chain of a source's Err when its file could not
+// be opened again to go on (removed, replaced, out of descriptors): part
+// of it was not read.
+var ErrUnreadable = errors.New("could not be read to its end")
+
+type unreadableError struct{ msg string }
+
+func (e *unreadableError) Error() string        { return e.msg }
+func (e *unreadableError) Is(target error) bool { return target == ErrUnreadable }
+
+func unreadable(format string, args ...any) error {
+	return &unreadableError{fmt.Sprintf(format, args...)}
+}
+
+// suspendFor waits on the merge without a buffer (and without the open
+// file if closeFile), then goes on where the lines returned so far end.
+func (fi *fileIn) suspendFor(bt *batcher, closeFile bool) error {
+	fi.dropBuffer()
+	if closeFile {
+		fi.close()
+		bt.flush()
 	} else {
-		br = fi.r.budget.slots.buffer(fi.r.budget.bufSize)
+		// Keeping the file open for the wait, unless descriptors run
+		// short meanwhile.
+	wait:
+		for {
+			select {
+			case bt.out <- bt.batch:
+				break wait
+			default:
+			}
+			short, wake := fi.r.budget.fds.contended()
+			if short {
+				fi.close()
+				bt.out <- bt.batch
+				break
+			}
+			select {
+			case bt.out <- bt.batch:
+				break wait
+			case <-wake:
+			}
+		}
+		bt.batch = make([]Item, 0, bt.size)
 	}
-	f, err := os.Open(fi.s.Path)
-	if err != nil {
-		return fmt.Errorf("reopened to go on after line %d: %s", fi.s.Stats.Lines, reason(err))
-	}
-	fi.f = f
-	if st, err := f.Stat(); err != nil {
-		return fmt.Errorf("reopened to go on: %w", err)
-	} else if id, ok := fileID(st); ok && id != fi.id {
-		return fmt.Errorf("replaced while it was read (rotated?); read up to byte %d", fi.lr.Bytes)
-	}
-	var rd io.Reader = f
-	if fi.s.Gzip {
-		zr, err := gzip.NewReader(f)
+	var rd io.Reader = fi.f
+	if fi.f == nil {
+		fi.r.budget.fds.acquire()
+		fi.fd = true
+		f, err := os.Open(fi.s.Path)
 		if err != nil {
-			return fmt.Errorf("reopened to go on: %w", err)
+			return unreadable("reopened to go on after line %d: %s", fi.s.Stats.Lines, reason(err))
 		}
-		fi.zr = zr
-		// No seeking in a gzip stream: decompress up to where it was.
-		if _, err := io.CopyN(io.Discard, zr, fi.lr.Bytes); err != nil {
-			return fmt.Errorf("reopened to go on: %w", err)
+		fi.f = f
+		if st, err := f.Stat(); err != nil {
+			return unreadable("reopened to go on: %v", err)
+		} else if id, ok := fileID(st); ok && id != fi.id {
+			return unreadable("replaced while it was read (rotated?); read up to byte %d", fi.lr.Bytes)
 		}
-		rd = zr
-	} else if _, err := f.Seek(fi.s.NULs+fi.lr.Bytes, io.SeekStart); err != nil {
-		return fmt.Errorf("reopened to go on: %w", err)
+		rd = f
+		if fi.s.Gzip {
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				return unreadable("reopened to go on: %v", err)
+			}
+			fi.zr = zr
+			// No seeking in a gzip stream: decompress up to where it was.
+			if _, err := io.CopyN(io.Discard, zr, fi.lr.Bytes); err != nil {
+				return unreadable("reopened to go on: %v", err)
+			}
+			rd = zr
+		}
 	}
-	fi.lr.attach(br, rd)
+	if !fi.s.Gzip {
+		if _, err := fi.f.Seek(fi.s.NULs+fi.lr.Bytes, io.SeekStart); err != nil {
+			return unreadable("going on after line %d: %v", fi.s.Stats.Lines, err)
+		}
+	}
+	fi.takeBuffer(rd)
 	return nil
 }
 
@@ -672,8 +747,8 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		rd = zr
 	}
 	lr := &LineReader{max: MaxLine}
-	lr.attach(r.budget.slots.buffer(r.budget.bufSize), rd)
 	fi.lr = lr
+	fi.takeBuffer(rd)
 	eof := false
 	defer func() {
 		p.Stats.CutLines = lr.Cut
@@ -681,9 +756,7 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		if ctx.Err() != nil && s.Err == nil && !eof {
 			s.Err = stoppedAt(s, p.Stats.Lines)
 		}
-		if lr.r != nil {
-			r.budget.slots.put(lr.detach())
-		}
+		fi.dropBuffer()
 	}()
 	// A batch that fills part way through a line's events is handed on
 	// there; at a line's end the buffer may go too (see handOn).
