@@ -238,14 +238,10 @@ func (p *Parser) broker(lg loggerKind) bool {
 	// Every rule for these loggers matches the start of the message after
 	// the component prefix (truncation, coordinator), so look there instead
 	// of searching the whole line.
+	// (ruleStarts, which the fast path in skim.go shares.)
 	switch lg {
-	case lgLog, lgFetcher:
-		if s := afterPrefix(r.Msg); !bytes.HasPrefix(s, []byte("Truncat")) && !bytes.HasPrefix(s, []byte("Exiting because log truncation")) {
-			return true
-		}
-	case lgCoordinator:
-		if s := afterPrefix(r.Msg); !bytes.HasPrefix(s, []byte("Elected as the group coordinator for partition ")) &&
-			!bytes.HasPrefix(s, []byte("Resigned as the group coordinator for partition ")) {
+	case lgLog, lgFetcher, lgCoordinator:
+		if !ruleReads(lg, r.Msg) {
 			return true
 		}
 	}
@@ -630,9 +626,15 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 		ev.Leader = int32(v)
 	}
 	if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 && role == RoleLeader {
-		e := bytes.IndexAny(body[isr+5:], " ,")
+		// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
+		// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
+		v := body[isr+5:]
+		e := bytes.IndexAny(v, " ,")
+		if len(v) > 0 && v[0] == '[' {
+			e = bytes.IndexByte(v, ']') + 1
+		}
 		if e > 0 {
-			ev.ISR = parseIntList(body[isr+5 : isr+5+e])
+			ev.ISR = parseIntList(v[:e])
 		}
 	}
 	p.send()

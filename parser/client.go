@@ -55,10 +55,24 @@ func errorName(exc []byte) string {
 		return "NETWORK_EXCEPTION"
 	case bytes.Contains(exc, []byte("Expiring ")) && bytes.Contains(exc, []byte("record(s) for ")):
 		return "BATCH_EXPIRED"
+	// librdkafka's rd_kafka_err2str texts (rdkafka.c _ERR_DESC).
 	case bytes.Contains(exc, []byte("Broker: Not leader for partition")):
 		return "NOT_LEADER_FOR_PARTITION"
+	case bytes.Contains(exc, []byte("Broker: Leader not available")):
+		return "LEADER_NOT_AVAILABLE"
+	case bytes.Contains(exc, []byte("Broker: Not enough in-sync replicas")):
+		return "NOT_ENOUGH_REPLICAS"
+	case bytes.Contains(exc, []byte("Broker: Message(s) written to insufficient number of in-sync replicas")):
+		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
+	case bytes.Contains(exc, []byte("Broker: Leader epoch is older than broker epoch")):
+		return "FENCED_LEADER_EPOCH"
+	case bytes.Contains(exc, []byte("Broker: Leader epoch is newer than broker epoch")):
+		return "UNKNOWN_LEADER_EPOCH"
 	case bytes.Contains(exc, []byte("in the middle of a leadership election")):
 		return "LEADER_NOT_AVAILABLE"
+	// KafkaJS's protocol/error.js texts.
+	case bytes.Contains(exc, []byte("This server is not the leader for that topic-partition")):
+		return "NOT_LEADER_FOR_PARTITION"
 	// sarama's KError texts (errors.go).
 	case bytes.Contains(exc, []byte("not the leader for some partition")):
 		return "NOT_LEADER_FOR_PARTITION"
@@ -340,16 +354,36 @@ func (p *Parser) clientFailure() {
 	p.send()
 }
 
-// librdkafka: debug facility lines around leader changes (client.md §7.1):
-// LEADERUA "t [p]: leader unavailable: produce: Broker: Not leader for partition".
+// librdkafka's debug lines that name a partition a request failed on
+// (read at v0.11.6, v1.0.0, v1.5.0, v1.9.0, v2.11.1):
+//
+//   - MSGSET (debug=msg, all versions), one per failed batch:
+//     "T [P]: MessageSet with N message(s) [(MsgId M, BaseSeq S) ]encountered
+//     error: ERR (actions A)[ [NOT LEADER]]" (rdkafka_request.c
+//     rd_kafka_handle_Produce_error; 1.0+ adds MsgId/BaseSeq).
+//   - LEADERUA (≤1.2) / BROKERUA (1.3+) (debug=topic), from
+//     rd_kafka_toppar_leader_unavailable: "T [P]: leader|broker unavailable:
+//     produce|fetch: ERR". On produce it follows that batch's MSGSET.
+//
+// REQERR ("ProduceRequest failed: ERR: actions A") names no partition and
+// repeats what MSGSET says: not read. So a response is one producer error
+// whichever of the debug contexts is on (client.md §11: 2.11 logs all
+// three per NOT_LEADER response).
 func (p *Parser) librdkafka() {
 	r := &p.rec
-	if string(r.Logger) != "LEADERUA" {
+	fac := string(r.Logger)
+	if fac != "LEADERUA" && fac != "BROKERUA" && fac != "MSGSET" {
 		return
 	}
 	s := r.Msg
 	if i := bytes.Index(s, []byte("]: ")); i >= 0 && bytes.HasPrefix(s, []byte("[thrd:")) {
 		s = s[i+3:]
+	}
+	if fac == "MSGSET" {
+		// Broker-scoped: "host:port/id: " before the partition.
+		if i := bytes.Index(s, []byte(": ")); i > 0 && bytes.IndexByte(s[:i], ' ') < 0 && bytes.IndexByte(s[:i], '/') > 0 {
+			s = s[i+2:]
+		}
 	}
 	sp := bytes.Index(s, []byte(" ["))
 	if sp <= 0 {
@@ -363,13 +397,100 @@ func (p *Parser) librdkafka() {
 	if part == Unknown || !validTopic(s[:sp]) {
 		return
 	}
-	ev := p.start(KindProducerError)
-	ev.Topic, ev.Partition = string(s[:sp]), part
-	ev.ClientID = string(r.Thread)
-	ev.Error = errorName(s)
-	if ev.Error == "" {
-		ev.Error = "LEADER_NOT_AVAILABLE"
+	t, rest := s[:sp], s[sp+e+1:]
+	cid := string(r.Thread)
+	if fac == "MSGSET" {
+		x := bytes.Index(rest, []byte(" encountered error: "))
+		if x < 0 {
+			return
+		}
+		errText := rest[x+len(" encountered error: "):]
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition, ev.ClientID = string(t), part, cid
+		if ev.Error = errorName(errText); ev.Error == "" {
+			return
+		}
+		// "Permanent": librdkafka fails the batch instead of retrying.
+		if a := bytes.Index(errText, []byte(" (actions ")); a >= 0 && bytes.Contains(errText[a:], []byte("Permanent")) {
+			ev.Final = true
+		}
+		p.rdk[p.rdkNext%len(p.rdk)] = rdkBatch{cid, ev.Topic, part}
+		p.rdkNext++
+		p.noteProducer(cid)
+		p.send()
+		return
 	}
+	// ": leader unavailable: produce: ERR" / ": broker unavailable: fetch: ERR".
+	fetch := bytes.Contains(rest, []byte(" unavailable: fetch: "))
+	errName := errorName(rest)
+	if errName == "" {
+		errName = "LEADER_NOT_AVAILABLE"
+	}
+	if fetch {
+		p.goFetchError(string(t), part, errName, s)
+		return
+	}
+	for i := 1; i <= len(p.rdk); i++ {
+		b := &p.rdk[(p.rdkNext-i+2*len(p.rdk))%len(p.rdk)]
+		if b.partition == part && b.topic == string(t) && b.client == cid {
+			// That batch's MSGSET line said it.
+			b.topic = ""
+			return
+		}
+	}
+	ev := p.start(KindProducerError)
+	ev.Topic, ev.Partition = string(t), part
+	ev.ClientID = cid
+	ev.Error = errName
 	p.noteProducer(ev.ClientID)
 	p.send()
+}
+
+// kafkajs reads KafkaJS's JSON logger (kafkajs 2.2.4 src/network/connection.js,
+// src/producer/sendMessages.js). A Produce response that failed is logged
+// at ERROR, and once more at DEBUG when the level is debug:
+//
+//	{"level":"ERROR",...,"logger":"kafkajs","message":"[Connection] Response Produce(key: 0, version: 7)",
+//	 "broker":"127.0.0.1:34871","clientId":"kafkajs-info","error":"This server is not the leader for that
+//	 topic-partition","correlationId":70,"size":158}
+//
+// It names neither topic nor partition, and neither does the DEBUG
+// "[Connection] Request Produce" line of the same correlation id, nor the
+// "[Producer] Failed to send messages: …" line after it (client.md §11):
+// one producer error per response, partition unknown. It reports whether
+// the record was one of these.
+func (p *Parser) kafkajs() bool {
+	r := &p.rec
+	m := r.Msg
+	switch {
+	case bytes.HasPrefix(m, []byte("[Connection] Response Produce(")):
+		if len(r.Stack) == 0 {
+			return true
+		}
+		errName := errorName(r.Stack)
+		if errName == "" {
+			return true
+		}
+		cid := string(r.Thread)
+		if lk := &p.lastKJS; r.HasCorr && lk.corr == r.Corr && lk.client == cid && lk.conn == string(r.Conn) {
+			// The DEBUG copy of the ERROR line before it.
+			return true
+		}
+		ev := p.start(KindProducerError)
+		ev.ClientID, ev.Error = cid, errName
+		if r.HasCorr {
+			ev.CorrelationID = r.Corr
+			p.lastKJS.client, p.lastKJS.conn, p.lastKJS.corr = cid, string(r.Conn), r.Corr
+		}
+		if len(r.Conn) > 0 {
+			ev.Text = "broker " + string(r.Conn)
+		}
+		p.noteProducer(cid)
+		p.send()
+		return true
+	case bytes.HasPrefix(m, []byte("[Producer] Failed to send messages: ")):
+		// The response above said it.
+		return true
+	}
+	return false
 }

@@ -12,6 +12,10 @@ import (
 // seedLines adds every line of the real samples as a seed.
 func seedLines(f *testing.F, maxPerFile int) {
 	files, _ := filepath.Glob("../testdata/samples/*.log")
+	// The client libraries' own lines (logfmt, zap console, librdkafka,
+	// kafkajs JSON).
+	clients, _ := filepath.Glob("../testdata/clients/*.log")
+	files = append(files, clients...)
 	for _, name := range files {
 		fh, err := os.Open(name)
 		if err != nil {

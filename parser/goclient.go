@@ -24,8 +24,14 @@ func parseBare(b []byte, loc *time.Location, r *Record) bool {
 		return false
 	}
 	if b[0] == '[' {
-		if (b[1] == 'S' || b[1] == 's') && bytes.HasPrefix(b[2:], []byte("arama] ")) {
-			return parseSarama(b[len("[Sarama] "):], loc, r)
+		if (b[1] == 'S' || b[1] == 's') && bytes.HasPrefix(b[2:], []byte("arama]")) {
+			// log.New(w, "[sarama]", ...) without the space is as common
+			// as sarama's own "[Sarama] " (client.md §11).
+			b = b[len("[Sarama]"):]
+			if b[0] == ' ' {
+				b = b[1:]
+			}
+			return parseSarama(b, loc, r)
 		}
 		// kgo.BasicLogger: "[WARN] msg; key: val, key: val".
 		e := bytes.IndexByte(b[:min(len(b), 8)], ']')
@@ -81,15 +87,42 @@ func kafkaGoMsg(m []byte) bool {
 		bytes.HasPrefix(m, []byte("failed to read from current broker for partition "))
 }
 
+// goClient reads a Go client's message by its shape, whatever layout
+// carried it: the clients print through whatever logger the application
+// hands them (logrus, zap, zerolog wrap sarama's Printf; client.md §11).
 func (p *Parser) goClient() {
-	switch p.rec.Layout {
-	case LayoutSarama:
-		p.sarama()
-	case LayoutFranzGo:
+	m := p.rec.Msg
+	switch {
+	case p.rec.Layout == LayoutFranzGo || franzMsg(m):
 		p.franzGo()
-	case LayoutKafkaGo:
+	case p.rec.Layout == LayoutKafkaGo || kafkaGoMsg(m):
 		p.kafkaGo()
+	case p.rec.Layout == LayoutSarama || saramaMsg(m):
+		p.sarama()
 	}
+}
+
+// goClientMsg: a Go client's message behind a logger that does not say
+// it is one; the first byte keeps this off the busy path.
+func goClientMsg(m []byte) bool {
+	if len(m) < 16 {
+		return false
+	}
+	switch m[0] {
+	case 'p', 'c', 'R':
+		return saramaMsg(m)
+	case 'm', 'b':
+		return franzMsg(m)
+	}
+	return false
+}
+
+// franzMsg: franz-go messages the audit reads, for layouts that do not
+// say franz-go wrote them.
+func franzMsg(m []byte) bool {
+	return bytes.HasPrefix(m, []byte("moving producing partition due to kip-951 ")) ||
+		bytes.HasPrefix(m, []byte("moving consuming partition due to kip-951 ")) ||
+		bytes.HasPrefix(m, []byte("batch in a produce request failed; "))
 }
 
 // saramaTPBecause reads sarama's "... <marker>%s/%d because %v": the
@@ -170,6 +203,8 @@ func (p *Parser) sarama() {
 		// (older releases: "producer/flusher/%d ..." and "producer/flusher ...")
 		if t, part, why, ok := saramaTPBecause(s, " state change to [retrying] on "); ok {
 			p.holdGoError(t, part, errorName(why))
+			p.saramaRetries[p.saramaNext%len(p.saramaRetries)] = tpRef{t, part}
+			p.saramaNext++
 		}
 	case bytes.HasPrefix(s, []byte("Retrying batch for ")):
 		// Idempotent producer: "Retrying batch for %v-%d because of %v".
@@ -181,6 +216,15 @@ func (p *Parser) sarama() {
 		t, part, ok := TopicPartition(rest[:b])
 		if !ok {
 			return
+		}
+		// retryBatch runs on a goroutine the retry line's handler starts
+		// (async_producer.go, v1.27+): the same error, logged again.
+		for i := 1; i <= len(p.saramaRetries); i++ {
+			sr := &p.saramaRetries[(p.saramaNext-i+2*len(p.saramaRetries))%len(p.saramaRetries)]
+			if sr.partition == part && sr.topic == t {
+				sr.topic = ""
+				return
+			}
 		}
 		p.holdGoError(t, part, errorName(rest[b:]))
 	case bytes.HasPrefix(s, []byte("consumer/broker/")):
@@ -240,6 +284,35 @@ func (p *Parser) franzGo() {
 	}
 	msg, kv := s[:i], s[i+2:]
 	switch string(msg) {
+	case "moving producing partition due to kip-951 not_leader_for_partition",
+		"moving consuming partition due to kip-951 not_leader_for_partition":
+		// topics_and_partitions.go (v1.17+): a Produce or Fetch response
+		// refused the partition and named its new leader (KIP-951), so
+		// the client moved it without a metadata request. One line per
+		// refused partition: "topic: T, partition: P, new_leader: N,
+		// new_leader_epoch: E, old_leader: O, old_leader_epoch: E".
+		t, ok := kvValue(kv, "topic")
+		if !ok || !validTopic(t) {
+			return
+		}
+		pv, _ := kvValue(kv, "partition")
+		part := atoi32(pv)
+		if part == Unknown {
+			return
+		}
+		if msg[len("moving ")] == 'c' {
+			p.goFetchError(string(t), part, "NOT_LEADER_FOR_PARTITION", s)
+			return
+		}
+		ev := p.start(KindProducerError)
+		ev.Topic, ev.Partition, ev.Error = string(t), part, "NOT_LEADER_FOR_PARTITION"
+		if v, ok := kvValue(kv, "new_leader"); ok {
+			ev.Leader = atoi32(v)
+		}
+		if v, ok := kvValue(kv, "old_leader"); ok {
+			ev.PrevLeader = atoi32(v)
+		}
+		p.send()
 	case "batch in a produce request failed":
 		// sink.go: broker, topic, partition, err, err_is_retryable,
 		// max_retries_reached. Logged when the batch fails for good.
@@ -264,6 +337,16 @@ func (p *Parser) franzGo() {
 		ev.Topic, ev.Partition, ev.Error, ev.Final = string(t), part, errName, true
 		p.noteErrorEra(errName)
 		p.send()
+	case "produced":
+		// DEBUG, sink.go handleReqResp: "broker: B, to: T[P{…}, P{…}], T2[…]",
+		// one entry per partition of the response. Before KIP-951
+		// (Produce < v10, brokers < 3.7) the only line that names a
+		// retried partition: "P{retrying@OFFSET,N(ERR: text)}". A KIP-951
+		// move ("move:…") is the INFO line's; a batch failed for good
+		// ("err@…") is "batch in a produce request failed"'s.
+		if i := bytes.Index(kv, []byte("to: ")); i >= 0 {
+			p.franzProduced(kv[i+len("to: "):])
+		}
 	case "immediate metadata update triggered", "metadata update triggered":
 		// why: "fetch had inner topic errors from broker 1: NOT_LEADER_FOR_PARTITION{orders[3 5] pay[1]}, ..."
 		w := bytes.Index(kv, []byte("why: fetch had inner topic errors from broker "))
@@ -276,6 +359,38 @@ func (p *Parser) franzGo() {
 			return
 		}
 		p.franzFetchErrors(why[c+2:], s)
+	}
+}
+
+// franzProduced reads the "to" list of franz-go's "produced" line.
+func (p *Parser) franzProduced(b []byte) {
+	for n := 0; n < 64 && len(b) > 0; n++ {
+		o := bytes.IndexByte(b, '[')
+		if o <= 0 {
+			return
+		}
+		t := b[:o]
+		b = b[o+1:]
+		for len(b) > 0 && b[0] != ']' {
+			c := bytes.IndexByte(b, '{')
+			e := bytes.IndexByte(b, '}')
+			if c <= 0 || e < c {
+				return
+			}
+			part, body := atoi32(b[:c]), b[c+1:e]
+			b = bytes.TrimPrefix(b[e+1:], []byte(", "))
+			if part == Unknown || !bytes.HasPrefix(body, []byte("retrying@")) || !validTopic(t) {
+				continue
+			}
+			errName := errorName(body)
+			if errName == "" {
+				continue
+			}
+			ev := p.start(KindProducerError)
+			ev.Topic, ev.Partition, ev.Error = string(t), part, errName
+			p.send()
+		}
+		b = bytes.TrimPrefix(bytes.TrimPrefix(b, []byte("]")), []byte(", "))
 	}
 }
 

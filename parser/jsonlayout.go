@@ -98,6 +98,14 @@ func parseJSON(line []byte, loc *time.Location, r *Record) bool {
 	if cid, ok := m["clientId"].(string); ok && len(r.Thread) == 0 {
 		r.Thread = []byte(cid)
 	}
+	if string(r.Logger) == "kafkajs" {
+		if b, ok := m["broker"].(string); ok {
+			r.Conn = []byte(b)
+		}
+		if c, ok := m["correlationId"].(float64); ok {
+			r.Corr, r.HasCorr = int64(c), true
+		}
+	}
 	return true
 }
 

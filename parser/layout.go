@@ -20,10 +20,12 @@ const (
 	LayoutSarama            // [Sarama] 2006/01/02 15:04:05 msg (Go's log package, log.LstdFlags)
 	LayoutFranzGo           // [WARN] msg; key: val, key: val (kgo.BasicLogger)
 	LayoutKafkaGo           // free-form Writer/Reader ErrorLogger text
+	LayoutLogfmt            // time="..." level=info msg="..." (logrus TextFormatter)
+	LayoutZap               // zap console: time<TAB>LEVEL<TAB>[name<TAB>]msg
 	NumLayouts
 )
 
-var layoutNames = [...]string{"", "log4j", "strimzi", "spring-boot", "json", "linkedin", "librdkafka", "sarama", "franz-go", "kafka-go"}
+var layoutNames = [...]string{"", "log4j", "strimzi", "spring-boot", "json", "linkedin", "librdkafka", "sarama", "franz-go", "kafka-go", "logfmt", "zap"}
 
 func (l Layout) String() string {
 	if int(l) < len(layoutNames) {
@@ -84,6 +86,12 @@ type Record struct {
 	// Stack holds a JSON layout's stack_trace field, which carries what a
 	// text layout would print on continuation lines.
 	Stack []byte
+	// Conn and Corr: the broker connection and correlation id KafkaJS's
+	// JSON logger names on its request and response lines (HasCorr: the
+	// line has one).
+	Conn    []byte
+	Corr    int64
+	HasCorr bool
 }
 
 func digits(b []byte, n int) (int, bool) {
@@ -399,6 +407,11 @@ func parseHeader(line []byte, loc *time.Location, r *Record, depth int) bool {
 		if parseSyslog(line, loc, r, depth) {
 			return true
 		}
+	case c == 't' || c == 'l':
+		if (bytes.HasPrefix(line, []byte("time=")) || bytes.HasPrefix(line, []byte("level="))) && parseLogfmt(line, loc, r) {
+			return true
+		}
+		*r = Record{}
 	}
 	if depth > 0 {
 		return false
@@ -533,6 +546,14 @@ func parseDigitLead(line []byte, loc *time.Location, r *Record, depth int) bool 
 		hasZone = true
 		i += k
 	}
+	if i < len(line) && line[i] == '\t' {
+		if hasZone {
+			r.Time, r.HasZone = t, true
+		} else {
+			r.st, r.loc, r.lazy = st, loc, true
+		}
+		return parseZapConsole(line[i+1:], r)
+	}
 	if i >= len(line) || line[i] != ' ' {
 		return false
 	}
@@ -604,7 +625,30 @@ func parseStampPrefix(line []byte, loc *time.Location, r *Record, depth int, st 
 		return false
 	}
 	m := line[j:]
+	if len(m) > 8 && (m[1] == 's' || m[1] == 'S') && bytes.HasPrefix(m[2:], []byte("arama] ")) {
+		// log.Lmsgprefix puts the prefix after the time.
+		m = m[len("[sarama] "):]
+	}
+	if c := bytes.Index(m[:min(len(m), 64)], []byte(".go:")); c > 0 && bytes.IndexByte(m[:c], ' ') < 0 {
+		// log.Lshortfile/Llongfile: "async_producer.go:1441: " before
+		// the message.
+		if e := bytes.Index(m[c:], []byte(": ")); e > 0 {
+			m = m[c+e+2:]
+		}
+	}
 	switch {
+	case m[0] == '[':
+		// kgo.BasicLogger writing into Go's log: "[INFO] msg; k: v".
+		e := bytes.IndexByte(m[:min(len(m), 8)], ']')
+		if e < 5 || e+1 >= len(m) || m[e+1] != ' ' {
+			return false
+		}
+		lv, k := parseLevel(m[1:e])
+		if lv == LevelNone || k != e-1 {
+			return false
+		}
+		r.Layout, r.Logger, r.Level = LayoutFranzGo, bFranzLogger, lv
+		m = m[e+2:]
 	case saramaMsg(m):
 		r.Layout, r.Logger = LayoutSarama, saramaLogger
 		r.Level = LevelInfo

@@ -220,6 +220,21 @@ type Parser struct {
 		t         time.Time
 		attempts  int64
 	}
+	// rdk: the partitions of librdkafka's latest MSGSET errors, which the
+	// BROKERUA line after each repeats. Several broker threads write at
+	// once, so the BROKERUA of one batch may come after another's MSGSET.
+	rdk     [16]rdkBatch
+	rdkNext int
+	// saramaRetries: the partitions of sarama's latest retry lines, which
+	// the idempotent producer's "Retrying batch for" repeats.
+	saramaRetries [16]tpRef
+	saramaNext    int
+	// lastKJS: KafkaJS's last Produce response error, which its DEBUG
+	// copy repeats.
+	lastKJS struct {
+		client, conn string
+		corr         int64
+	}
 	rec Record
 	ev  Event
 	// held: sarama retries waiting for the lines that name their attempt
@@ -229,6 +244,17 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
+	skimSt       skimState
+}
+
+type tpRef struct {
+	topic     string
+	partition int32
+}
+
+type rdkBatch struct {
+	client, topic string
+	partition     int32
 }
 
 type pendKind uint8
@@ -273,6 +299,10 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		line = line[:n-1]
 	}
 	p.emit = emit
+	if p.skim(line) {
+		return
+	}
+	p.skimSync()
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
 		p.continuation(line)
 		return
@@ -289,6 +319,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 // of input, and in live mode when a source has been quiet for a while.
 func (p *Parser) Flush(emit func(*Event)) {
 	p.emit = emit
+	p.skimSync()
 	p.finishPending()
 	p.flushHeld()
 	if p.haveMax {
@@ -400,7 +431,7 @@ func (p *Parser) record(line []byte) {
 		p.haveMax = true
 	}
 	p.lastKey = k
-	if len(p.held) > 0 && (r.Layout != LayoutSarama || !saramaSeq(r.Msg)) {
+	if len(p.held) > 0 && !saramaSeq(r.Msg) {
 		p.flushHeld()
 	}
 	p.dispatch(line, true)
@@ -471,10 +502,19 @@ func (p *Parser) dispatch(line []byte, first bool) {
 				return
 			}
 		}
+		if goClientMsg(m) {
+			// A Go client behind the application's own logger (zerolog
+			// names none; logrus and zap name what the application chose).
+			p.goClient()
+			return
+		}
 		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
 			// KafkaJS names its client in every line (049).
 			p.noteClient(string(r.Thread))
 			p.Stats.Eras |= EraKafkaJS
+			if p.kafkajs() {
+				return
+			}
 		}
 		if len(p.Stats.Brokers) == 0 && (len(r.Msg) > 1 && r.Msg[1]|0x20 == 'b' || len(r.Thread) > 0 && r.Thread[0] == 'B') {
 			// Only "[Broker…"/"[broker-…" messages and "BrokerTo…" threads.
@@ -485,7 +525,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			// failure is logged there, so skip the scans below.
 			return
 		}
-		if r.Level >= LevelWarn && (r.Level >= LevelError || bytes.Contains(m, []byte("send"))) {
+		if mayBeClientFailure(r.Level, m) {
 			if first {
 				p.hold(pendClientError, line)
 				return
@@ -493,7 +533,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			p.clientFailure()
 			return
 		}
-		if len(r.Logger) == 0 && (bytes.Contains(m, []byte("Got error produce response")) || bytes.Contains(m, []byte("Received invalid metadata error"))) {
+		if len(r.Logger) == 0 && containsAny(m, clientWords) {
 			p.sender()
 		}
 	}
@@ -546,22 +586,23 @@ func (p *Parser) hold(k pendKind, line []byte) {
 
 // markEra notes the version hints a server.log line's logger and prefix
 // give (broker.md §6.1, §6.4): server.log alone then still names an era.
-func (p *Parser) markEra(lg loggerKind) {
-	r := &p.rec
+func (p *Parser) markEra(lg loggerKind) { p.markEraOf(lg, p.rec.Logger, p.rec.Msg) }
+
+func (p *Parser) markEraOf(lg loggerKind, logger, msg []byte) {
 	switch lg {
 	case lgQuorum:
 		p.Stats.Eras |= EraRaft
 	case lgLog:
 		switch {
-		case bytes.HasPrefix(r.Logger, []byte("org.apache.kafka.storage.")):
+		case bytes.HasPrefix(logger, []byte("org.apache.kafka.storage.")):
 			p.Stats.Eras |= EraStorage4
-		case bytes.Equal(r.Logger, []byte("kafka.log.UnifiedLog")):
+		case bytes.Equal(logger, []byte("kafka.log.UnifiedLog")):
 			p.Stats.Eras |= EraUnifiedLog
-		case bytes.Equal(r.Logger, []byte("kafka.log.Log")) && bytes.HasPrefix(r.Msg, []byte("[Log partition=")):
+		case bytes.Equal(logger, []byte("kafka.log.Log")) && bytes.HasPrefix(msg, []byte("[Log partition=")):
 			p.Stats.Eras |= EraLogPrefix
 		}
 	case lgPartition:
-		if bytes.HasPrefix(r.Msg, []byte("Partition [")) {
+		if bytes.HasPrefix(msg, []byte("Partition [")) {
 			// "Partition [t,p] on broker 1: Shrinking ISR ..." (≤0.11).
 			p.Stats.Eras |= EraBracketTP
 		}

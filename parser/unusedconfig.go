@@ -41,7 +41,7 @@ func (p *Parser) configNotice(line []byte, first bool) bool {
 		if m[0] >= 'A' && m[0] <= 'Z' {
 			// "ProducerConfig values: ", "ConsumerConfig values: ", ...:
 			// note the class; the record goes on to its own rule.
-			if i := bytes.IndexByte(m[:min(len(m), 48)], ' '); i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+			if i := configBlockHead(m); i > 0 {
 				if !bytes.Equal(m[:i], p.lastConfig) {
 					p.lastConfig = append(p.lastConfig[:0], m[:i]...)
 				}

@@ -13,6 +13,10 @@ import (
 // Unknown mirrors parser.Unknown.
 const Unknown = parser.Unknown
 
+// LeaderDuringDelete is Kafka's LeaderAndIsr.LeaderDuringDelete: the
+// leader a partition of a topic being deleted is sent with.
+const LeaderDuringDelete = -2
+
 // Key identifies one election: a partition at one leader epoch.
 type Key struct {
 	Topic       string
@@ -44,6 +48,13 @@ type BrokerTimeline struct {
 	// Elapsed is the broker's own "Finished LeaderAndIsr request in Xms".
 	Elapsed time.Duration
 	First   Ref
+	// CatchUp: the broker was not serving when the decision was made (the
+	// failed, fenced or stopping broker, or one that (re)started after it):
+	// its phases are kept, however late, and left out of the measures.
+	CatchUp bool
+	// late: its first phase came after the episode went quiet; its lines
+	// do not move Start or End. begun: First and CatchUp are set.
+	late, begun bool
 }
 
 // Applied is how long the broker took to apply the change: from the first
@@ -112,9 +123,20 @@ type Episode struct {
 	// Resent: every controller line that carried this epoch re-sent a
 	// state an earlier controller epoch had decided (broker restart,
 	// controller failover): the epoch was re-applied, not elected here.
-	Resent         bool
-	resentSeen     bool
-	freshSeen      bool
+	Resent     bool
+	resentSeen bool
+	freshSeen  bool
+	// CarriedOver: the epoch was first seen being re-sent or re-applied
+	// (a controller starting, brokers starting) and no line of the logs
+	// decided it: state from before the logs, not an election.
+	CarriedOver bool
+	// chosen: a controller line chose this leader and epoch (not only a
+	// send of it); firstSeen: no earlier epoch of the partition was seen.
+	chosen    bool
+	firstSeen bool
+	// DetectFrom: the failed broker's last line before the controller's
+	// trigger (broker failures); zero when its logs do not show it.
+	DetectFrom     time.Time
 	ProducerErrors int
 	BurstID        int
 	Evidence       []Ref // first lines that built it (bounded)
@@ -356,17 +378,19 @@ func (c *Config) defaults() {
 
 // Stats counts what the timeline did with its input.
 type Stats struct {
-	Events       int64
-	Episodes     int64
-	Orphans      int64 // phase lines whose epoch could not be resolved
-	Late         int64 // lines for an episode already finished
-	Evicted      int64
-	ProducerErrs int64
-	Controllers  []ControllerEvent
-	BrokerEvents []BrokerEvent
-	Consumers    []ConsumerEvent
-	ISRChanges   []ISRChange
-	Truncations  []Truncation
+	Events   int64
+	Episodes int64
+	Orphans  int64 // phase lines whose epoch could not be resolved
+	Late     int64 // lines for an episode already finished
+	// DeletionMarkers: lines stating leader -2 (a topic being deleted).
+	DeletionMarkers int64
+	Evicted         int64
+	ProducerErrs    int64
+	Controllers     []ControllerEvent
+	BrokerEvents    []BrokerEvent
+	Consumers       []ConsumerEvent
+	ISRChanges      []ISRChange
+	Truncations     []Truncation
 	// UnknownConfigs: clients' lists of settings they were given and did
 	// not know or use (bounded like the other context lists).
 	UnknownConfigs []UnknownConfig

@@ -10,6 +10,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -29,8 +30,9 @@ type Options struct {
 	// Zone names the zone assumed for zone-less log timestamps, for the
 	// header ("UTC (--tz)").
 	Zone string
-	// Quiet: an election with no new line for this long is over (live
-	// views show it in progress until then). Use the timeline's Quiet.
+	// Quiet: an election that waits for no followed broker (see
+	// feed.Progress) and has had no new line for this long of log time is
+	// over. Use the timeline's Quiet.
 	Quiet time.Duration
 	// Keep: elections and errors older than this (by event time) are
 	// dropped from memory. Default 24h.
@@ -47,8 +49,9 @@ type Options struct {
 	Renderer *lipgloss.Renderer
 	// Title is shown first in the header (default "leaderaudit watch").
 	Title string
-	// Tick is how often live durations are redrawn (default 200ms;
-	// negative: never, for tests).
+	// Tick is how often the wall clock is looked at, for the header's
+	// "last line N s ago" (default 1s; negative: never, for tests).
+	// Nothing else on screen moves with the wall clock.
 	Tick time.Duration
 	// Now is the wall clock (default time.Now).
 	Now func() time.Time
@@ -97,9 +100,12 @@ type Model struct {
 	stats   feed.Stats
 	snapNow time.Time // Snapshot.Now of the newest snapshot applied
 	snapAt  time.Time // its Wall
-	live    bool
-	ended   bool
-	seq     int
+	// lastLine: when (wall clock) the newest line was read.
+	lastLine time.Time
+	shownAgo string // silent() as last drawn
+	live     bool
+	ended    bool
+	seq      int
 
 	paused   bool
 	pausedAt time.Time
@@ -158,7 +164,7 @@ func New(updates <-chan *feed.Snapshot, opt Options) *Model {
 		opt.Title = "leaderaudit watch"
 	}
 	if opt.Tick == 0 {
-		opt.Tick = 200 * time.Millisecond
+		opt.Tick = time.Second
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -206,31 +212,70 @@ func (m *Model) tick() tea.Cmd {
 // Paused reports whether the view is paused.
 func (m *Model) Paused() bool { return m.paused }
 
-// now is the event-time clock the screen uses for live durations.
+// now is the newest log time seen (as of the pause, when paused). It does
+// not move on while the logs are silent: nothing on screen counts the
+// wall clock as log time.
 func (m *Model) now() time.Time {
 	if m.paused {
 		return m.pausedAt
 	}
-	if m.live && !m.ended && !m.snapAt.IsZero() {
-		if d := m.opt.Now().Sub(m.snapAt); d > 0 {
-			return m.snapNow.Add(d)
-		}
-	}
 	return m.snapNow
 }
 
-// done says whether an election is over: finished by the timeline, or
-// quiet for Quiet.
-func (m *Model) done(r *epRec, now time.Time) bool {
-	return r.finished || m.ended || now.Sub(r.e.LastActivity) >= m.opt.Quiet
+// silent says how long ago (wall clock) the newest line was read, once
+// that is a second or more while following: log time stands still then,
+// and this is what moves.
+func (m *Model) silent() string {
+	if !m.live || m.ended || m.lastLine.IsZero() {
+		return ""
+	}
+	ago := m.opt.Now().Sub(m.lastLine)
+	if ago < time.Second {
+		return ""
+	}
+	return "last line " + agoText(ago) + " ago"
 }
 
-// dur is an election's duration, ticking while it is in progress.
-func (m *Model) dur(r *epRec, now time.Time) time.Duration {
-	if !m.done(r, now) && now.After(r.e.End) {
-		return now.Sub(r.e.Start)
+// agoText is a wall-clock span to the second.
+func agoText(d time.Duration) string {
+	sec := int64(d / time.Second)
+	switch {
+	case sec < 60:
+		return fmt.Sprintf("%d s", sec)
+	case sec < 3600:
+		return fmt.Sprintf("%d min %d s", sec/60, sec%60)
 	}
-	return r.e.Duration()
+	return fmt.Sprintf("%d h %d min", sec/3600, sec%3600/60)
+}
+
+// waiting says what an election in progress waits for.
+func waiting(r *epRec) string {
+	if len(r.prog.Waiting) == 0 {
+		return ""
+	}
+	s := "broker "
+	if len(r.prog.Waiting) > 1 {
+		s = "brokers "
+	}
+	return "waiting for " + s + textfmt.JoinIDs(r.prog.Waiting)
+}
+
+// done says whether an election is over: finished by the timeline, or
+// every followed live replica has logged its last step for it (see
+// feed.Progress), or, when it waits for no followed broker, no line has
+// come for it for Quiet of log time.
+func (m *Model) done(r *epRec, now time.Time) bool {
+	if r.finished || m.ended || r.prog.Complete {
+		return true
+	}
+	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity) >= m.opt.Quiet
+}
+
+// dur is what an election took (timeline's Took: to the new leader ready,
+// as the report says), else its first line to its newest, in progress or
+// not (never the wall clock since it started).
+func (m *Model) dur(r *epRec, now time.Time) time.Duration {
+	return r.e.Took()
 }
 
 func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }
@@ -257,15 +302,16 @@ func (m *Model) apply(s *feed.Snapshot) {
 	if !s.Now.IsZero() {
 		m.snapNow, m.snapAt = s.Now, s.Wall
 	}
+	m.lastLine = s.LastLine
 	m.live = s.Live
 	if s.Final {
 		m.ended = true
 	}
 	for _, e := range s.Changed {
-		m.upsert(e, false)
+		m.upsert(e, false, s.Progress[e.Key])
 	}
 	for _, e := range s.Finished {
-		m.upsert(e, true)
+		m.upsert(e, true, feed.Progress{Complete: true})
 	}
 	for _, pe := range s.Errors {
 		m.errs = append(m.errs, pe)
@@ -294,8 +340,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dirty = true
 		return m, nil
 	case tickMsg:
-		if m.sort == sortDuration && !m.paused {
-			m.dirty = true // in-progress durations move rows
+		if ago := m.silent(); ago != m.shownAgo && !m.paused {
+			m.shownAgo = ago
+			m.dirty = true // "last line N s ago" moved on
 		}
 		return m, m.tick()
 	case tea.KeyMsg:

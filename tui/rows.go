@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/feed"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -13,7 +14,8 @@ type epRec struct {
 	e        *timeline.Episode
 	finished bool
 	errs     []*timeline.ProducerError
-	seq      int // arrival order, for the cap
+	seq      int           // arrival order, for the cap
+	prog     feed.Progress // as of the snapshot that last changed it
 }
 
 type burst struct {
@@ -84,7 +86,7 @@ func (l *list) clamp(n, height int) {
 	}
 }
 
-func (m *Model) upsert(e *timeline.Episode, finished bool) {
+func (m *Model) upsert(e *timeline.Episode, finished bool, prog feed.Progress) {
 	r := m.eps[e.Key]
 	if r == nil {
 		m.seq++
@@ -93,6 +95,7 @@ func (m *Model) upsert(e *timeline.Episode, finished bool) {
 	}
 	r.e = e
 	r.finished = r.finished || finished
+	r.prog = prog
 }
 
 // prune drops what is older than Keep, and the oldest past the caps.

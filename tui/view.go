@@ -112,6 +112,8 @@ func causeText(e *timeline.Episode) string {
 	}
 	if e.Resent {
 		s = "re-sent"
+	} else if e.CarriedOver {
+		s = "carried over"
 	}
 	return s
 }
@@ -255,6 +257,9 @@ func (m *Model) header() []string {
 	if now := m.now(); !now.IsZero() {
 		parts = append(parts, part{"log time " + m.hms(now), 5})
 	}
+	if ago := m.silent(); ago != "" {
+		parts = append(parts, part{ago, 5})
+	}
 	join := func() string {
 		var ss []string
 		for _, p := range parts {
@@ -282,7 +287,7 @@ func (m *Model) header() []string {
 		case f.Missing:
 			probs = append(probs, m.st.warn.Render("missing "+name))
 		default:
-			ok = append(ok, filepath.Base(name))
+			ok = append(ok, m.shortPath(name))
 		}
 	}
 	l2 := fmt.Sprintf("files: %d followed", st.Followed)
@@ -423,8 +428,26 @@ func (m *Model) emptyText() string {
 		return "  no election matches the filter (f to change it)"
 	case m.stats.ReadingBack:
 		return "  reading back…"
+	case len(m.stats.Files) == 0 && len(m.stats.Looked) > 0:
+		var in []string
+		for _, p := range m.stats.Looked {
+			in = append(in, clean(p))
+		}
+		return "  no log files found in " + strings.Join(in, ", ") + ": watch follows what audit reads there (Kafka's logs and other *.log, *.txt, *.out files, in subdirectories too), and files that appear later"
 	}
 	return "  no leader elections yet; waiting for lines"
+}
+
+// shortPath is a followed file's path below the directory given that
+// holds it (broker-1/state-change.log), so a tree's files are told apart.
+func (m *Model) shortPath(name string) string {
+	for _, p := range m.stats.Looked {
+		dir := strings.TrimSuffix(clean(p), string(filepath.Separator)) + string(filepath.Separator)
+		if rest, ok := strings.CutPrefix(name, dir); ok && rest != "" {
+			return rest
+		}
+	}
+	return filepath.Base(name)
 }
 
 func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query) string {

@@ -42,7 +42,7 @@ func (f *readFlags) options() (*zones, *brokerIDs, *skewFlags, error) {
 type timelineFlags struct {
 	SkewTolerance time.Duration `default:"200ms" help:"Clock-skew tolerance when matching producer errors to elections."`
 	StaleWindow   time.Duration `default:"5m" help:"How long after an election a producer error still counts as stale metadata ('after')."`
-	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over (watch shows it in progress until then); later lines for it are counted as late."`
+	Quiet         time.Duration `default:"10s" help:"An election with no new line for this long is over (watch shows it in progress until then, unless every live replica whose logs it follows has logged its last step); later lines for it are counted as late."`
 }
 
 // Validate: kong calls it after parsing (exit 2). A negative window would

@@ -77,7 +77,7 @@ func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, followi
 			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
 		}
 	}
-	rep := rp.build(p.Timeline(), srcs, nil, nil, false)
+	rep := rp.build(p.Timeline(), srcs, nil, p.Skipped(), false)
 	if jw != nil {
 		err = jw.Err
 		if err == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/leaderaudit/leaderaudit/internal/logstore"
 	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/internal/textfmt"
+	"github.com/leaderaudit/leaderaudit/parser"
 )
 
 // storeFlags read lines from a log store instead of (or beside) files.
@@ -26,6 +27,7 @@ type storeFlags struct {
 	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
 	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
 	StoreGzip        bool          `name:"store-gzip" group:"log store" help:"Ask the store for gzip-compressed answers: about 10× fewer bytes over a slow link, for more CPU on both ends."`
+	NoPushdown       bool          `name:"no-pushdown" group:"log store" help:"Read every row the query matches; by default the store leaves out the records of a broker's bulk loggers (log cleaner, segments, group coordinator) that no rule reads, which changes only the sources' line and record counts."`
 	StoreRetries     int           `name:"store-retries" group:"log store" default:"4" help:"Retries of a request that failed with a connection error or a 5xx, with backoff from 500 ms; 4xx answers are not retried."`
 
 	getenv func(string) string // tests; os.Getenv otherwise
@@ -53,6 +55,8 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 	in := source.StoreInput{
 		Store: s, Query: logstore.Query{Text: sf.Query, Window: logstore.Window{Start: f.since, End: f.until}},
 		IdentityFields: sf.SourceField,
+		RowFilter:      sf.rowFilter(),
+		Hints:          sf.hints(),
 		Read: logstore.ReadOptions{
 			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency, Retries: retries(sf.StoreRetries),
 			Retried: func(w logstore.Window, attempt int, err error) {
@@ -72,6 +76,22 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		fmt.Fprintf(stderr, "leaderaudit: %s: retrying (%d) after: %s\n", s, attempt, textfmt.Clean(err.Error()))
 	})
 	return st, err
+}
+
+// rowFilter is the pushdown filter unless --no-pushdown.
+func (sf *storeFlags) rowFilter() string {
+	if sf.NoPushdown {
+		return ""
+	}
+	return logstore.Pushdown(parser.QuietRecords())
+}
+
+// hints are the eras of the records pushdown leaves out.
+func (sf *storeFlags) hints() []parser.EraHint {
+	if sf.NoPushdown {
+		return nil
+	}
+	return parser.QuietEras()
 }
 
 // retries maps --store-retries to ReadOptions.Retries (where 0 means the

@@ -20,7 +20,7 @@ import (
 
 // WatchCmd is "leaderaudit watch": the live screen over followed logs.
 type WatchCmd struct {
-	Paths     []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means the Kafka logs and other *.log/*.txt/*.out files directly in it (and their rotations, including files that appear later); a file that does not exist yet is waited for."`
+	Paths     []string      `arg:"" optional:"" name:"path" help:"Log files or directories to follow (or none, with --from). A directory means what audit reads in it: the Kafka logs and other *.log/*.txt/*.out files at any depth and their rotations, including files and subdirectories that appear later; a file that does not exist yet is waited for."`
 	Read      readFlags     `embed:""`
 	Since     string        `default:"15m" help:"Read back each file from this time before following, so the screen starts with the latest elections: relative to now (15m, 2h) or a time (RFC 3339, 'YYYY-MM-DD HH:MM:SS' in --tz)."`
 	FromStart bool          `help:"Read every file from its first line instead of --since."`
@@ -78,7 +78,10 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	m := tui.New(p.Updates(), tui.Options{
 		Loc: loc, Zone: zone, Quiet: w.Timeline.Quiet, Keep: w.Keep, Slow: w.Verdict.SlowElection, Renderer: r,
 	})
-	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx)}
+	// 20 frames a second at most (bubbletea's default is 60): snapshots
+	// come at most 20 times a second, and an idle screen wakes up less
+	// (idle CPU 1.7% → 1.0% measured on case2).
+	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx), tea.WithFPS(20)}
 	// Guarded: a stray bracketed-paste start made bubbletea wait for its
 	// end and ignore q and Ctrl-C for good.
 	if f, ok := stdin.(*os.File); ok && isTerminal(stdin) {
@@ -101,7 +104,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "leaderaudit: screen:", runErr)
 	}
 	srcs := p.Inputs()
-	if err := rp.build(p.Timeline(), srcs, nil, nil, false).WriteText(stdout); err != nil {
+	if err := rp.build(p.Timeline(), srcs, nil, p.Skipped(), false).WriteText(stdout); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	for _, s := range srcs {

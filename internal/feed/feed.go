@@ -27,6 +27,8 @@ type Stats struct {
 	NotUnderstood int64
 	Events        int64
 	Files         []FileStatus
+	// Looked: the paths given, where the files were looked for.
+	Looked []string
 	// Followed counts files being read; Missing and Unreadable the others.
 	Followed, Missing, Unreadable int
 	// Brokers: broker ids seen in the lines (any role).
@@ -47,15 +49,19 @@ type Snapshot struct {
 	Seq int
 	// Wall is when it was made.
 	Wall time.Time
-	// Now is the pipeline's event-time clock: the newest timestamp read,
-	// moved on with the wall clock while every input is silent (see package
-	// live). Live views compare Episode.LastActivity with it.
+	// Now is the newest timestamp read (after skew correction). It does
+	// not move while the logs are silent: LastLine says how long that is.
 	Now time.Time
+	// LastLine is when (wall clock) the newest line was read; zero before
+	// the first.
+	LastLine time.Time
 	// Live: the read-back is over and lines are followed as written.
 	Live bool
 	// Changed holds open episodes that are new or changed (clones),
 	// newest first.
 	Changed []*timeline.Episode
+	// Progress says, for each episode in Changed, how far it has got.
+	Progress map[timeline.Key]Progress
 	// Finished holds episodes the timeline finished (clones): final.
 	Finished []*timeline.Episode
 	// Errors holds producer errors as they were matched (copies).
@@ -65,4 +71,16 @@ type Snapshot struct {
 	Stats  Stats
 	// Final: the pipeline has stopped; this is its last snapshot.
 	Final bool
+}
+
+// Progress is how far an open election has got, as far as the followed
+// logs can tell.
+type Progress struct {
+	// Complete: every live replica whose logs are followed has logged the
+	// last step it logs for an election in its Kafka version (so replayed
+	// history is never in progress). An election none of whose replicas'
+	// logs are followed is over when it has been quiet for a while.
+	Complete bool
+	// Waiting: the followed live replicas that have not logged it yet.
+	Waiting []int32
 }

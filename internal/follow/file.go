@@ -27,11 +27,13 @@ type entry struct {
 	f        *os.File
 	fi       os.FileInfo // of f
 	off      int64       // next byte of f to read
-	prev     byte        // byte at off-1, when off > 0
+	prev     tail        // the bytes just before off
 	rotating bool        // path no longer refers to f: drain f to EOF, then switch
 	waiting  bool        // the file at path is another entry's open file: wait for it
 	skip     bool        // discarding up to the next '\n'
 	partial  []byte      // start of a line with no '\n' yet, at most maxLine+1 bytes
+	opened   bool        // a file was open for this path before
+	restart  bool        // the next line is the first of another file at this path
 
 	size    int64
 	missing bool
@@ -151,17 +153,56 @@ func (f *Follower) open(e *entry) bool {
 	if !resumed {
 		// Whatever was held came from a file that is gone.
 		f.flushPartial(e)
+		e.restart = e.opened
 	}
+	e.opened = true
+	e.prev = tail{}
 	if off > 0 {
-		var b [1]byte
-		if _, err := file.ReadAt(b[:], off-1); err == nil {
-			e.off, e.prev = off, b[0]
-			if !resumed && b[0] != '\n' {
+		if e.prev.load(file, off) {
+			e.off = off
+			if !resumed && e.prev.b[e.prev.n-1] != '\n' {
 				e.skip = true // started inside a line
 			}
 		}
 	}
 	return true
+}
+
+// tailLen is how many bytes before the read offset are compared on every
+// read. One byte is not enough: copytruncate and a new write of the same
+// length between two looks leave the size as it was and a '\n' before the
+// offset; the timestamped line before it is another matter.
+const tailLen = 64
+
+// tail is the last bytes read before the read offset.
+type tail struct {
+	b [tailLen]byte
+	n int
+}
+
+// load reads the bytes before off from r.
+func (t *tail) load(r io.ReaderAt, off int64) bool {
+	n := int(min(off, tailLen))
+	m, _ := r.ReadAt(t.b[:n], off-int64(n))
+	if m < n {
+		t.n = 0
+		return false
+	}
+	t.n = n
+	return true
+}
+
+// push adds bytes just read after the tail.
+func (t *tail) push(p []byte) {
+	if len(p) >= tailLen {
+		t.n = copy(t.b[:], p[len(p)-tailLen:])
+		return
+	}
+	if keep := tailLen - len(p); t.n > keep {
+		copy(t.b[:], t.b[t.n-keep:t.n])
+		t.n = keep
+	}
+	t.n += copy(t.b[t.n:], p)
 }
 
 func (f *Follower) openFailed(e *entry, err error) {
@@ -199,12 +240,9 @@ func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
 		if f.full() || *budget <= 0 {
 			return false, true
 		}
-		// Read from one byte before e.off: if that byte is gone or
+		// Read from the tail before e.off: if those bytes are gone or
 		// changed, the file was truncated (and maybe rewritten past e.off).
-		at := e.off
-		if at > 0 {
-			at--
-		}
+		at := e.off - int64(e.prev.n)
 		n, err := e.f.ReadAt(f.buf, at)
 		if err != nil && err != io.EOF {
 			f.setErr(e, "read", err)
@@ -215,18 +253,18 @@ func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
 		}
 		*budget -= n
 		data := f.buf[:n]
-		if e.off > 0 {
-			if n == 0 || data[0] != e.prev {
+		if k := e.prev.n; k > 0 {
+			if n < k || !bytes.Equal(data[:k], e.prev.b[:k]) {
 				f.flushPartial(e)
-				e.off = 0
+				e.off, e.restart, e.prev = 0, true, tail{}
 				continue
 			}
-			data = data[1:]
+			data = data[k:]
 		}
 		c := f.consume(e, data)
 		if c > 0 {
 			e.off += int64(c)
-			e.prev = data[c-1]
+			e.prev.push(data[:c])
 		}
 		if c < len(data) {
 			return false, true // batch full
@@ -374,7 +412,8 @@ func (f *Follower) dropPartial(e *entry) {
 }
 
 func (f *Follower) add(e *entry, text []byte, trunc bool) {
-	f.batch = append(f.batch, Line{Path: e.path, Text: text, Truncated: trunc})
+	f.batch = append(f.batch, Line{Path: e.path, Text: text, Truncated: trunc, Restart: e.restart})
+	e.restart = false
 	f.batchBytes += len(text)
 }
 

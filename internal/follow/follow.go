@@ -6,7 +6,8 @@
 //
 // [New] takes a list of paths. A path that is a directory when New is called
 // is a directory input: every regular file directly in it whose base name
-// Options.Match accepts is followed, including files that appear later.
+// Options.Match accepts is followed, including files that appear later
+// (with Options.Recursive, in its subdirectories too, at any depth).
 // Any other path is a file input: it is followed whether or not it exists yet.
 //
 // Changes are noticed with fsnotify watching the parent directory of each
@@ -39,10 +40,10 @@
 //     read from offset 0. When a directory input's Match also accepts the
 //     rotated name, the rotated file is followed on under that name from
 //     where it was left, not read again.
-//   - Copytruncate: when the file shrinks below the read offset, or the byte
-//     before the read offset changed (so truncating and writing past the old
-//     offset between two looks is caught too, unless the new byte there
-//     happens to be the same), reading restarts at offset 0.
+//   - Copytruncate: when the file shrinks below the read offset, or the 64
+//     bytes before the read offset changed (so truncating and writing as
+//     much or more between two looks is caught too, unless the new bytes
+//     there happen to be the same), reading restarts at offset 0.
 //   - Delete and re-create: the deleted file is read to EOF through the
 //     open descriptor, an error wrapping [ErrDeleted] is reported, and the new
 //     file is read from offset 0.
@@ -120,6 +121,10 @@ type Line struct {
 	// Truncated reports that the line was longer than Options.MaxLine and
 	// Text holds only its first MaxLine bytes.
 	Truncated bool
+	// Restart: the first line of another file at Path (rotated in,
+	// re-created, or the file truncated and rewritten), so line numbers
+	// start again. Lines of the previous file all came before it.
+	Restart bool
 }
 
 // Options configure a Follower. The zero value follows with fsnotify from
@@ -147,6 +152,12 @@ type Options struct {
 	StartOffset func(path string, r io.ReaderAt, size int64) int64
 	// MaxLine is the longest line delivered whole, in bytes (default 1 MiB).
 	MaxLine int
+	// Recursive makes directory inputs take in their subdirectories too,
+	// at any depth and including those created later (each watched like a
+	// directory input), so a log tree is followed the way a batch walk
+	// reads it. Dir, if set, selects the subdirectories by base name.
+	Recursive bool
+	Dir       func(name string) bool
 }
 
 // FileState describes one followed file, for status displays.
@@ -196,6 +207,7 @@ type Follower struct {
 	dirs     map[string]*dirState // by absolute path
 	dirOrder []*dirState
 	entries  map[string]*entry // by absolute path
+	gone     map[string]bool   // paths whose entry had a file open and was removed
 	queue    []*entry          // entries to read
 	watcher  *fsnotify.Watcher
 	ticks    int
@@ -216,6 +228,7 @@ type dirState struct {
 	input   bool   // a directory input: follow files that Match accepts
 	watched bool
 	err     error // last watch/scan error reported
+	depth   int   // below the directory input it was found in (Recursive)
 }
 
 // retired is an open file that was renamed away from its entry's path and
@@ -228,7 +241,7 @@ type retired struct {
 	f    *os.File
 	fi   os.FileInfo
 	off  int64
-	prev byte
+	prev tail
 }
 
 // New returns a Follower for paths. It records the start: which files exist
@@ -248,6 +261,7 @@ func New(paths []string, opts Options) (*Follower, error) {
 		errs:     make(chan error, errBuffer),
 		dirs:     make(map[string]*dirState),
 		entries:  make(map[string]*entry),
+		gone:     make(map[string]bool),
 		buf:      make([]byte, readSize),
 	}
 	if f.maxLine == 0 {
@@ -280,6 +294,12 @@ func New(paths []string, opts Options) (*Follower, error) {
 		if err == nil && fi.Mode().IsRegular() {
 			e.startFi, e.startSize = fi, fi.Size()
 			e.pub.Size = fi.Size()
+		}
+	}
+	if opts.Recursive {
+		visited := map[string]bool{}
+		for _, d := range append([]*dirState(nil), dirInputs...) {
+			dirInputs = f.subdirs(d, visited, 0, dirInputs)
 		}
 	}
 	for _, d := range dirInputs {
@@ -415,7 +435,7 @@ func (f *Follower) dir(abs, path string) *dirState {
 }
 
 func (f *Follower) addEntry(path, abs string, d *dirState, explicit bool) *entry {
-	e := &entry{path: path, abs: abs, dir: d, explicit: explicit}
+	e := &entry{path: path, abs: abs, dir: d, explicit: explicit, opened: f.gone[abs]}
 	e.pub = FileState{Path: path, Missing: true}
 	f.entries[abs] = e
 	f.mu.Lock()
@@ -426,6 +446,10 @@ func (f *Follower) addEntry(path, abs string, d *dirState, explicit bool) *entry
 
 func (f *Follower) removeEntry(e *entry) {
 	e.removed = true
+	if e.opened {
+		// A file that turns up at this path again is another file.
+		f.gone[e.abs] = true
+	}
 	delete(f.entries, e.abs)
 	f.mu.Lock()
 	for i, o := range f.order {
@@ -554,7 +578,14 @@ func (f *Follower) handleEvent(ev fsnotify.Event) {
 	if d == nil || !d.input || !ev.Has(fsnotify.Create|fsnotify.Write|fsnotify.Chmod) {
 		return
 	}
-	if name := filepath.Base(ev.Name); f.match(name) {
+	name := filepath.Base(ev.Name)
+	if f.opts.Recursive && ev.Has(fsnotify.Create) {
+		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+			f.subdir(d, name)
+			return
+		}
+	}
+	if f.match(name) {
 		f.discover(d, name)
 	}
 }
@@ -644,10 +675,83 @@ func (f *Follower) scanDir(d *dirState) {
 	}
 	d.err = nil
 	for _, de := range des {
-		if name := de.Name(); f.match(name) {
+		name := de.Name()
+		if f.opts.Recursive && (de.IsDir() || de.Type()&fs.ModeSymlink != 0) {
+			if fi, err := os.Stat(filepath.Join(d.abs, name)); err == nil && fi.IsDir() {
+				f.subdir(d, name)
+				continue
+			}
+		}
+		if f.match(name) {
 			f.discover(d, name)
 		}
 	}
+}
+
+// maxDepth bounds how deep Recursive goes below a directory input (the
+// batch walk's limit).
+const maxDepth = 32
+
+// subdirs adds the subdirectories of d, at any depth, as directory inputs
+// (New, before anything is watched). Real paths already visited are
+// skipped, so symlink loops end.
+func (f *Follower) subdirs(d *dirState, visited map[string]bool, depth int, out []*dirState) []*dirState {
+	real, err := filepath.EvalSymlinks(d.abs)
+	if err != nil || visited[real] || depth > maxDepth {
+		return out
+	}
+	visited[real] = true
+	d.depth = depth
+	des, err := os.ReadDir(d.abs)
+	if err != nil {
+		return out
+	}
+	for _, de := range des {
+		name := de.Name()
+		if !f.dirOK(name) {
+			continue
+		}
+		abs := filepath.Join(d.abs, name)
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			continue
+		}
+		sd := f.dir(abs, filepath.Join(d.path, name))
+		if sd.input {
+			continue
+		}
+		sd.input = true
+		out = append(out, sd)
+		out = f.subdirs(sd, visited, depth+1, out)
+	}
+	return out
+}
+
+func (f *Follower) dirOK(name string) bool {
+	return f.opts.Dir == nil || f.opts.Dir(name)
+}
+
+// subdir takes in a subdirectory of directory input d seen while running
+// (created after New, or missed): it is watched and scanned like d, and
+// what is in it is new, so read from its first byte.
+func (f *Follower) subdir(d *dirState, name string) {
+	abs := filepath.Join(d.abs, name)
+	if sd := f.dirs[abs]; sd != nil && sd.input || !f.dirOK(name) || d.depth >= maxDepth {
+		return
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		// A link back up the tree would recurse for ever.
+		for _, o := range f.dirOrder {
+			if o.input && o.abs != abs {
+				if r, err := filepath.EvalSymlinks(o.abs); err == nil && r == real {
+					return
+				}
+			}
+		}
+	}
+	sd := f.dir(abs, filepath.Join(d.path, name))
+	sd.input, sd.depth = true, d.depth+1
+	f.addWatch(sd)
+	f.scanDir(sd)
 }
 
 // discover handles a name in a directory input that Match accepts.

@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,5 +217,91 @@ func TestParentDirectoryRecreated(t *testing.T) {
 		appendFile(t, p, "three\n")
 		h.waitLines(3)
 		equalStrings(t, "lines", texts(h.stop()), []string{"one", "two", "three"})
+	})
+}
+
+// Copytruncate followed by a write of exactly as many bytes before the
+// follower looks: the size and the '\n' before the old offset are as they
+// were; the line before it is not.
+func TestCopyTruncateSameLength(t *testing.T) {
+	modes(t, func(t *testing.T, opts Options) {
+		p := tempPath(t, "server.log")
+		writeFile(t, p, "")
+		h := startFollower(t, []string{p}, opts)
+		appendFile(t, p, "[10:00:01] first\n")
+		h.waitLines(1)
+		writeFile(t, p, "[10:00:02] other\n") // truncate and write at once
+		h.waitLines(2)
+		lines := h.stop()
+		equalStrings(t, "lines", texts(lines), []string{"[10:00:01] first", "[10:00:02] other"})
+		if lines[0].Restart || !lines[1].Restart {
+			t.Errorf("Restart = %v, %v; want false, true", lines[0].Restart, lines[1].Restart)
+		}
+	})
+}
+
+// The first line of the new file after a rename or a re-creation is marked
+// Restart (line numbers start again); lines of the old file are not.
+func TestRestartMarked(t *testing.T) {
+	for _, kind := range []string{"rename", "delete"} {
+		t.Run(kind, func(t *testing.T) {
+			p := tempPath(t, "state-change.log")
+			writeFile(t, p, "")
+			h := startFollower(t, []string{filepath.Dir(p)}, Options{})
+			appendFile(t, p, "a\nb\n")
+			h.waitLines(2)
+			if kind == "rename" {
+				if err := os.Rename(p, p+".1"); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, p, "c\nd\n")
+			h.waitCount(p, 4)
+			var got []string
+			for _, l := range h.stop() {
+				if l.Path == p {
+					got = append(got, fmt.Sprintf("%s:%v", l.Text, l.Restart))
+				}
+			}
+			equalStrings(t, "lines", got, []string{"a:false", "b:false", "c:true", "d:false"})
+		})
+	}
+}
+
+// Recursive: files in subdirectories at the start, in subdirectories made
+// later, and nested deeper still are all followed, under paths joined
+// from the directory input as given.
+func TestRecursive(t *testing.T) {
+	modes(t, func(t *testing.T, opts Options) {
+		opts.Recursive = true
+		opts.Dir = func(name string) bool { return name != "skip" }
+		root := t.TempDir()
+		old := filepath.Join(root, "broker-1", "state-change.log")
+		if err := os.MkdirAll(filepath.Dir(old), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, old, "at start\n")
+		h := startFollower(t, []string{root}, opts)
+		appendFile(t, old, "appended\n")
+		h.waitCount(old, 1)
+		later := filepath.Join(root, "logs", "broker-2", "server.log")
+		if err := os.MkdirAll(filepath.Dir(later), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, later, "new dir\n")
+		skipped := filepath.Join(root, "skip", "server.log")
+		if err := os.MkdirAll(filepath.Dir(skipped), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, skipped, "not followed\n")
+		h.waitCount(later, 1)
+		appendFile(t, later, "more\n")
+		h.waitCount(later, 2)
+		lines := h.stop()
+		equalStrings(t, "old", textsOf(lines, old), []string{"appended"})
+		equalStrings(t, "later", textsOf(lines, later), []string{"new dir", "more"})
+		equalStrings(t, "skipped", textsOf(lines, skipped), nil)
 	})
 }

@@ -12,40 +12,45 @@
 //
 // # Start
 //
-// Files present at the start are first read back from Config.Since (found
-// with follow.SeekBackByTime and parser.ParseHeader), or from their first
-// byte with Config.FromStart, and these read-back regions are merged by
-// time across files, exactly as the batch audit merges whole files. The
-// follower then takes each file on from the byte where its read-back
-// stopped, so no line is read twice or skipped. Files that appear later
-// are read from their first byte.
+// The files are the ones the batch audit reads in the same paths
+// (source.Discover: directories at any depth, rotations grouped, its name
+// and binary-file rules). Those present at the start are first read back
+// from Config.Since (found with follow.SeekBackByTime and
+// parser.ParseHeader), or from their first byte with Config.FromStart, by
+// a source.Reader: merged, reordered and skew-corrected exactly as audit
+// reads whole files. The follower (recursive over directory inputs) then
+// takes each file on from the byte where its read-back stopped, so no line
+// is read twice or skipped. Files and subdirectories that appear later
+// are read from their first byte; another file at a followed path
+// (rotation) starts its line numbers again. Compressed rotations and KRaft
+// metadata logs are read back only with FromStart: nothing appends to them.
 //
 // # Time
 //
 // The timeline is advanced with event time: the newest timestamp read.
 // Once the read-back is done and every input has been silent for
-// Config.IdleAdvance (default 1 s), event time is taken to move on with
-// the wall clock from the newest line's time, so that waiting producer
-// errors get matched and quiet elections end even when the logs go quiet.
+// Config.IdleAdvance (default 1 s), the timeline's clock is taken to move
+// on with the wall clock from the newest line's time, so that waiting
+// producer errors get matched and quiet elections end even when the logs
+// go quiet. What a view is told (Snapshot.Now) is only ever the newest
+// timestamp read, with Snapshot.LastLine saying when that line came.
 // A parser whose file has been silent for Config.IdleFlush (default
 // 250 ms) is flushed, so a multi-line record is not held back.
 //
 // Episodes are handed to the sinks (the report collector, Config.Sink,
 // Snapshot.Finished) when the timeline finishes them, which is
 // StaleWindow after they ended (see timeline.Config); before that they
-// are open and each snapshot carries the open ones that changed.
+// are open and each snapshot carries the open ones that changed, with
+// their Progress: complete as soon as every followed live replica has
+// logged its last step, so a view need not wait for the quiet period.
 package live
 
 import (
-	"container/heap"
 	"context"
 	"errors"
-	"hash/fnv"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/feed"
@@ -60,8 +65,8 @@ import (
 // defaults.
 type Config struct {
 	// Paths are files (followed whether or not they exist yet) and
-	// directories (every file directly in them that Match accepts,
-	// including files that appear later).
+	// directories (what source.Discover reads in them at the start, and
+	// every file Match accepts in them or their subdirectories later).
 	Paths []string
 	// Match selects the files of directories by base name (default LogName).
 	Match func(name string) bool
@@ -134,30 +139,32 @@ type (
 	Snapshot   = feed.Snapshot
 )
 
+// src is one input: a file (a source of the batch reader's, read back and
+// then followed, or found while following) or a store's stream.
 type src struct {
-	index    int
-	path     string
+	*source.Source
 	abs      string
 	parser   *parser.Parser
 	lastLine time.Time // wall
 	flushed  bool
-	bytes    int64
-	cut      int64
-	err      string
-	read     bool
-	skew     time.Duration
-	remote   bool // a stream of Config.Remote, not a file
+	err      string // the follower's error for it, "" when it reads
+	remote   bool   // a stream of Config.Remote, not a file
+	// ignored: a binary file, a compressed rotation or a metadata log
+	// under a followed directory; its lines are not a text log's.
+	ignored bool
+	start   *startFile // planned at New; nil for files found later
 }
 
 // Pipeline follows files and runs the engine over them.
 type Pipeline struct {
-	cfg    Config
-	loc    *time.Location
-	f      *follow.Follower
-	tl     *timeline.Timeline
-	col    *report.Collector
-	out    chan *Snapshot
-	starts []*startFile
+	cfg     Config
+	loc     *time.Location
+	f       *follow.Follower
+	rd      *source.Reader
+	skipped []source.Skipped
+	tl      *timeline.Timeline
+	col     *report.Collector
+	out     chan *Snapshot
 
 	srcs   []*src
 	byAbs  map[string]*src
@@ -167,7 +174,9 @@ type Pipeline struct {
 	live          bool
 	started       bool // the follower runs
 	backTotal     int64
-	backDone      int64
+	backLast      time.Time // newest modification time of a file read back
+	backFirst     time.Time // first event time read back
+	backDone      float64
 
 	evTime, evWall time.Time // newest event time and when it was read
 	lastInput      time.Time // wall time of the last line from any file
@@ -182,11 +191,34 @@ type Pipeline struct {
 	pendErrors   []*timeline.ProducerError
 	pendBursts   []*timeline.Burst
 
-	binMu  sync.Mutex
-	binary map[string]bool // base names of binary files in directory inputs
-
-	item []item
 	runs [][]item
+	logs map[int32]brokerLogs // by broker, see note
+	// logsVer counts changes to logs; scanned and scannedLogs are events
+	// and logsVer at the last look at the open episodes, open what it
+	// counted; gap is the least time between two snapshots.
+	logsVer, scannedLogs int
+	scanned              int64
+	open                 int
+	gap                  time.Duration
+	// touched: partitions events named since the last look; touchAll:
+	// an event named none (a request's step, a trigger).
+	touched  map[timeline.TP]struct{}
+	touchAll bool
+	// settling: a snapshot is due when settleTimer fires (see soon).
+	settling    bool
+	settleTimer *time.Timer
+}
+
+func (p *Pipeline) touch(topic string, part int32) {
+	if topic == "" {
+		p.touchAll = true
+		return
+	}
+	if len(p.touched) >= 1<<15 {
+		p.touchAll = true // cheaper to look at everything
+		return
+	}
+	p.touched[timeline.TP{Topic: topic, Partition: part}] = struct{}{}
 }
 
 type item struct {
@@ -227,11 +259,13 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p := &Pipeline{
 		cfg: cfg, loc: cfg.Loc,
-		out:    make(chan *Snapshot, 1),
-		byAbs:  map[string]*src{},
-		byPath: map[string]*src{},
-		fp:     map[timeline.Key]uint64{},
-		binary: map[string]bool{},
+		out:     make(chan *Snapshot, 1),
+		byAbs:   map[string]*src{},
+		byPath:  map[string]*src{},
+		fp:      map[timeline.Key]uint64{},
+		logs:    map[int32]brokerLogs{},
+		gap:     cfg.Interval,
+		touched: map[timeline.TP]struct{}{},
 	}
 	p.col = cfg.Collector
 	if p.col == nil {
@@ -239,80 +273,29 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p.tl = timeline.New(cfg.Timeline, sinkTee{p})
 
-	p.starts = expand(cfg.Paths, cfg.Match)
-	for _, sf := range p.starts {
-		s := p.source(sf.path, sf.abs)
-		lt := lineTime(s.parser.Location())
-		f, err := os.Open(sf.path)
-		if err != nil {
-			sf.err = err
-			sf.off = sf.size
-			continue
-		}
-		if fi, err := f.Stat(); err == nil {
-			sf.fi, sf.size = fi, fi.Size()
-		}
-		switch {
-		case binaryStart(f):
-			sf.off = sf.size
-			p.binMu.Lock()
-			p.binary[filepath.Base(sf.abs)] = true
-			p.binMu.Unlock()
-		case cfg.FromStart:
-			sf.off = 0
-		case !cfg.Since.IsZero():
-			sf.off = follow.SeekBackByTime(f, sf.size, cfg.Since, lt)
-		default:
-			sf.off = sf.size
-		}
-		f.Close()
-		p.backTotal += sf.size - sf.off
-	}
+	p.plan()
 	if len(cfg.Paths) == 0 {
 		return p, nil
 	}
-	match := cfg.Match
 	fl, err := follow.New(cfg.Paths, follow.Options{
-		Match: func(name string) bool {
-			if !match(name) {
-				return false
-			}
-			p.binMu.Lock()
-			defer p.binMu.Unlock()
-			return !p.binary[name]
-		},
+		Match:        cfg.Match,
+		Recursive:    true,
+		Dir:          followDir,
 		Poll:         cfg.Poll,
 		PollInterval: cfg.PollInterval,
-		StartOffset:  p.startOffset,
+		StartOffset: func(path string, r io.ReaderAt, size int64) int64 {
+			var fi os.FileInfo
+			if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+				fi, _ = st.Stat()
+			}
+			return p.startOffset(path, fi, size)
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	p.f = fl
 	return p, nil
-}
-
-// startOffset (called by the follower) continues each file present at
-// the start from where its read-back stopped.
-func (p *Pipeline) startOffset(path string, r io.ReaderAt, size int64) int64 {
-	var fi os.FileInfo
-	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
-		fi, _ = st.Stat()
-	}
-	abs, _ := filepath.Abs(path)
-	for _, sf := range p.starts {
-		if sf.fi == nil {
-			continue
-		}
-		if (fi != nil && os.SameFile(fi, sf.fi)) || (fi == nil && abs == sf.abs) {
-			if sf.size > size {
-				return 0 // shrank since: truncated, read it all
-			}
-			return sf.size
-		}
-	}
-	// Not there when the read-back was planned: new, read it all.
-	return 0
 }
 
 // Updates delivers snapshots. It is closed when Run returns.
@@ -344,29 +327,13 @@ func (p *Pipeline) locFor(path string) *time.Location {
 	return p.loc
 }
 
-// source returns the source for a path, creating it.
-func (p *Pipeline) source(path, abs string) *src {
-	if s := p.byPath[path]; s != nil {
+// source returns the source for a path as the follower or the store
+// spells it, making one for a path not seen before.
+func (p *Pipeline) source(path string, remote bool) *src {
+	if s := p.lookup(path); s != nil {
 		return s
 	}
-	if abs == "" {
-		var err error
-		if abs, err = filepath.Abs(path); err != nil {
-			abs = path
-		}
-	}
-	s := p.byAbs[abs]
-	if s == nil {
-		s = &src{index: len(p.srcs), path: path, abs: abs, parser: parser.New(p.locFor(path)), flushed: true}
-		s.parser.PathBroker = p.brokerFor(path)
-		if p.cfg.SkewFor != nil {
-			s.skew = p.cfg.SkewFor(path)
-		}
-		p.srcs = append(p.srcs, s)
-		p.byAbs[abs] = s
-	}
-	p.byPath[path] = s
-	return s
+	return p.found(path, remote)
 }
 
 // Run reads back, then follows until ctx is done. Then it finishes every
@@ -416,83 +383,59 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	return runErr
 }
 
-// readBack reads the start regions of the files present at the start,
-// merged by time.
+// readBack reads the start regions of the files present at the start
+// with the batch reader: merged by time, skew-corrected and put in order
+// as audit reads them.
 func (p *Pipeline) readBack(ctx context.Context) {
-	var h backlogHeap
-	defer func() {
-		for _, b := range h {
-			b.f.Close()
-		}
-	}()
-	for _, sf := range p.starts {
-		if sf.off >= sf.size || sf.err != nil {
-			continue
-		}
-		f, err := os.Open(sf.path)
-		if err != nil {
-			continue
-		}
-		if fi, err := f.Stat(); err != nil || !os.SameFile(fi, sf.fi) {
-			f.Close() // replaced since New: the follower reads the new one
-			continue
-		}
-		s := p.source(sf.path, sf.abs)
-		s.read = true
-		// Flushed once idle, like a file that was just written to: a
-		// record at the end of the read-back may wait for more lines.
-		s.flushed, s.lastLine = false, time.Now()
-		b := &backlogReader{src: s, f: f, lr: source.NewLineReader(io.NewSectionReader(f, sf.off, sf.size-sf.off), source.MaxLine)}
-		if b.next(p) {
-			h = append(h, b)
-		} else {
-			p.backDone += b.lr.Bytes
-			s.bytes += b.lr.Bytes
-			s.cut += b.lr.Cut
-			f.Close()
-		}
+	if p.rd == nil {
+		return
 	}
-	heap.Init(&h)
 	wall := time.Now()
 	n := 0
-	for h.Len() > 0 {
-		b := h[0]
-		ev := &b.buf[b.pos]
-		p.add(b.src.index, ev, wall)
-		b.pos++
-		if !b.next(p) {
-			heap.Pop(&h)
-			p.backDone += b.lr.Bytes
-			b.src.bytes += b.lr.Bytes
-			b.src.cut += b.lr.Cut
-			b.f.Close()
-		} else {
-			heap.Fix(&h, 0)
+	p.rd.Run(ctx, func(idx int, ev *parser.Event) {
+		if p.backFirst.IsZero() {
+			p.backFirst = ev.Time
 		}
+		p.add(idx, ev, wall, true)
 		n++
 		if n&1023 == 0 {
-			if ctx.Err() != nil {
-				return
-			}
 			wall = time.Now()
 			p.tl.Advance(p.tl.Watermark())
 			p.sinceAdvance = 0
+			if span := p.backLast.Sub(p.backFirst); span > 0 {
+				p.backDone = min(1, max(0, float64(ev.Time.Sub(p.backFirst))/float64(span)))
+			}
 			if wall.Sub(p.lastSend) >= p.cfg.Interval {
 				p.trySend(wall)
 			}
 		}
+	})
+	p.backDone = 1
+	for _, s := range p.srcs {
+		p.lines += s.parser.Stats.Lines
+	}
+	if n > 0 {
+		p.lastInput = time.Now()
 	}
 	if !p.tl.Watermark().IsZero() {
 		p.tl.Advance(p.tl.Watermark())
 	}
 }
 
-// add feeds one event to the timeline.
-func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
+// add feeds one event to the timeline; corrected: the batch reader has
+// already moved its time back by the source's skew.
+func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time, corrected bool) {
+	sk := p.srcs[srcIdx].Skew
 	if p.cfg.Observe != nil {
-		p.cfg.Observe(srcIdx, ev)
+		if corrected && sk != 0 {
+			e := *ev
+			e.Time = e.Time.Add(sk)
+			p.cfg.Observe(srcIdx, &e)
+		} else {
+			p.cfg.Observe(srcIdx, ev)
+		}
 	}
-	if sk := p.srcs[srcIdx].skew; sk != 0 {
+	if !corrected && sk != 0 {
 		e := *ev
 		e.Time = e.Time.Add(-sk)
 		ev = &e
@@ -503,7 +446,9 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
 	if ev.Time.After(p.evTime) {
 		p.evTime, p.evWall = ev.Time, wall
 	}
+	p.note(ev)
 	p.events++
+	p.touch(ev.Topic, ev.Partition)
 	p.tl.Add(srcIdx, ev)
 	p.sinceAdvance++
 	p.dirty = true
@@ -514,6 +459,9 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time) {
 func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	tick := time.NewTicker(p.cfg.Interval)
 	defer tick.Stop()
+	p.settleTimer = time.NewTimer(time.Hour)
+	p.settleTimer.Stop()
+	defer p.settleTimer.Stop()
 	var lines <-chan []follow.Line
 	var errs <-chan error
 	var done <-chan struct{}
@@ -522,29 +470,37 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	} else {
 		done = ctx.Done()
 	}
+	// While the logs are quiet and no parser holds a record, the ticks
+	// only move the clock on: once a second is enough, and an idle
+	// follower wakes up rarely.
+	slow := false
+	wake := func() {
+		if slow {
+			tick.Reset(p.cfg.Interval)
+			slow = false
+		}
+	}
 	for {
 		select {
 		case batch, ok := <-lines:
 			if !ok {
 				return
 			}
+			wake()
 			p.batch(batch)
-			if p.sinceAdvance >= 1024 {
-				p.advance(time.Now())
-			}
+			p.soon()
 		case batch, ok := <-remote:
 			if !ok {
 				// The store gave up; files go on being followed.
 				remote = nil
 				continue
 			}
+			wake()
 			for _, l := range batch {
-				p.source(l.Path, "").remote = true
+				p.source(l.Path, true)
 			}
 			p.batch(batch)
-			if p.sinceAdvance >= 1024 {
-				p.advance(time.Now())
-			}
+			p.soon()
 		case <-done:
 			return
 		case err, ok := <-errs:
@@ -553,18 +509,64 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				continue
 			}
 			p.noteError(err)
+		case now := <-p.settleTimer.C:
+			p.settling = false
+			p.advance(now)
+			p.trySend(now)
 		case now := <-tick.C:
 			p.idle(now)
 			p.advance(now)
 			p.trySend(now)
+			if !slow && p.quiet(now) {
+				tick.Reset(time.Second)
+				slow = true
+			}
 		}
 	}
 }
 
+// quiet says whether nothing needs the Interval's ticks: no line for
+// IdleAdvance and every parser flushed.
+func (p *Pipeline) quiet(now time.Time) bool {
+	if now.Sub(p.lastInput) < max(p.cfg.IdleAdvance, p.cfg.IdleFlush) || p.dirty {
+		return false
+	}
+	for _, s := range p.srcs {
+		if !s.flushed {
+			return false
+		}
+	}
+	return true
+}
+
+// settle is how long a snapshot due after a quiet spell waits for more
+// lines: a writer's lines of one election come microseconds apart and in
+// several reads, and the first alone must not spend the Interval.
+const settle = 2 * time.Millisecond
+
+// soon hands a snapshot over settle after a batch when the last one is an
+// Interval old, so a line written after a quiet spell is on screen within
+// milliseconds, not at the next tick; under load the ticks pace them.
+func (p *Pipeline) soon() {
+	now := time.Now()
+	if p.sinceAdvance >= 1024 {
+		p.advance(now)
+	}
+	if p.dirty && !p.settling && now.Sub(p.lastSend) >= p.gap {
+		p.settling = true
+		p.settleTimer.Reset(settle)
+	}
+}
+
 func (p *Pipeline) noteError(err error) {
+	if errors.Is(err, follow.ErrDeleted) {
+		// Read to its end first: a rotation (delete-recreate, a rotated
+		// file compressed and removed), not a fault of the file.
+		return
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		if s := p.byPath[pe.Path]; s != nil {
+		if s := p.lookup(pe.Path); s != nil {
 			s.err = err.Error()
 		}
 	}
@@ -580,21 +582,34 @@ func (p *Pipeline) batch(lines []follow.Line) {
 		p.runs[i] = p.runs[i][:0]
 	}
 	for _, l := range lines {
-		s := p.source(l.Path, "")
-		s.lastLine, s.flushed, s.read = now, false, true
-		s.bytes += int64(len(l.Text)) + 1
-		if l.Truncated {
-			s.cut++
+		s := p.source(l.Path, false)
+		if s.ignored {
+			continue
 		}
-		for len(p.runs) <= s.index {
+		s.lastLine, s.flushed, s.Read = now, false, true
+		s.Bytes += int64(len(l.Text)) + 1
+		if l.Truncated {
+			s.parser.Stats.CutLines++
+		}
+		for len(p.runs) <= s.Index {
 			p.runs = append(p.runs, nil)
 		}
-		idx := s.index
-		s.parser.Line(l.Text, func(ev *parser.Event) { p.runs[idx] = append(p.runs[idx], item{idx, *ev}) })
+		idx := s.Index
+		emit := func(ev *parser.Event) { p.runs[idx] = append(p.runs[idx], item{idx, *ev}) }
+		if l.Restart {
+			// Another file at this path: what the old one held is its own,
+			// and the new one's lines count from 1.
+			s.parser.Flush(emit)
+			s.parser.NewFile()
+		}
+		s.parser.Line(l.Text, emit)
 		p.lines++
 	}
+	// Only events make a snapshot due (add): a line the parser holds for
+	// continuation lines must not spend the Interval a moment before the
+	// line that completes an election comes. Counts alone go out on the
+	// ticks, once a second.
 	p.merge(now)
-	p.dirty = true
 }
 
 // merge feeds the events in p.runs in time order.
@@ -614,7 +629,7 @@ func (p *Pipeline) merge(wall time.Time) {
 			return
 		}
 		it := &p.runs[best][pos[best]]
-		p.add(it.src, &it.ev, wall)
+		p.add(it.src, &it.ev, wall, false)
 		pos[best]++
 	}
 }
@@ -626,7 +641,7 @@ func (p *Pipeline) flush(s *src) {
 	}
 	s.flushed = true
 	wall := time.Now()
-	s.parser.Flush(func(ev *parser.Event) { p.add(s.index, ev, wall) })
+	s.parser.Flush(func(ev *parser.Event) { p.add(s.Index, ev, wall, false) })
 }
 
 // idle flushes silent files and, when every input is silent, moves event
@@ -674,6 +689,9 @@ func (p *Pipeline) trySend(now time.Time) {
 	p.out <- s // never blocks: we are the only sender and the buffer is empty
 	p.lastSend = now
 	p.dirty = false
+	// A snapshot costs a look at every open episode: with thousands open
+	// (a broker restart's burst) keep that under a fifth of the time.
+	p.gap = max(p.cfg.Interval, 4*time.Since(now))
 }
 
 func (p *Pipeline) finalSnapshot() {
@@ -686,6 +704,14 @@ func (p *Pipeline) finalSnapshot() {
 	case prev := <-p.out:
 		// Not taken: fold it into the last one.
 		s.Changed = mergeChanged(prev.Changed, s.Changed)
+		for k, pr := range prev.Progress {
+			if _, ok := s.Progress[k]; !ok {
+				if s.Progress == nil {
+					s.Progress = map[timeline.Key]Progress{}
+				}
+				s.Progress[k] = pr
+			}
+		}
 		s.Finished = append(prev.Finished, s.Finished...)
 		s.Errors = append(prev.Errors, s.Errors...)
 		s.Bursts = append(prev.Bursts, s.Bursts...)
@@ -710,29 +736,71 @@ func mergeChanged(a, b []*timeline.Episode) []*timeline.Episode {
 
 func (p *Pipeline) snapshot(now time.Time) *Snapshot {
 	p.seq++
-	s := &Snapshot{Seq: p.seq, Wall: now, Now: p.clock(now), Live: p.live}
-	open := p.tl.Open()
-	for _, e := range open {
-		h := fingerprint(e)
-		if old, ok := p.fp[e.Key]; ok && old == h {
-			continue
+	s := &Snapshot{Seq: p.seq, Wall: now, Now: p.evTime, LastLine: p.lastInput, Live: p.live}
+	if s.Now.IsZero() {
+		s.Now = p.tl.Watermark()
+	}
+	if p.events != p.scanned || p.logsVer != p.scannedLogs {
+		// Episodes change only with events on their partition (or events
+		// naming none, or matched producer errors), and what they wait for
+		// with what the logs show of brokers: look at those only.
+		added := 0
+		look := func(e *timeline.Episode) {
+			h := fingerprint(e, p.logsVer)
+			old, ok := p.fp[e.Key]
+			if ok && old == h {
+				return
+			}
+			if !ok {
+				added++
+			}
+			p.fp[e.Key] = h
+			s.Changed = append(s.Changed, e.Clone())
+			if s.Progress == nil {
+				s.Progress = map[timeline.Key]Progress{}
+			}
+			s.Progress[e.Key] = p.progress(e)
 		}
-		p.fp[e.Key] = h
-		s.Changed = append(s.Changed, e.Clone())
+		if p.touchAll || p.logsVer != p.scannedLogs {
+			open := 0
+			p.tl.EachOpen(func(e *timeline.Episode) { open++; look(e) })
+			p.open = open
+		} else {
+			for tp := range p.touched {
+				p.tl.EachOpenOf(tp, look)
+			}
+			p.open += added
+		}
+		clear(p.touched)
+		p.touchAll = false
+		p.scanned, p.scannedLogs = p.events, p.logsVer
+		sort.Slice(s.Changed, func(i, j int) bool { return newer(s.Changed[i], s.Changed[j]) })
 	}
 	s.Finished, s.Errors, s.Bursts = p.pendFinished, p.pendErrors, p.pendBursts
 	p.pendFinished, p.pendErrors, p.pendBursts = nil, nil, nil
-	s.Stats = p.stats(now, len(open))
+	s.Stats = p.stats(now, p.open)
 	return s
+}
+
+// newer orders episodes newest first (Snapshot.Changed).
+func newer(a, b *timeline.Episode) bool {
+	if !a.Start.Equal(b.Start) {
+		return a.Start.After(b.Start)
+	}
+	if a.Topic != b.Topic {
+		return a.Topic > b.Topic
+	}
+	if a.Partition != b.Partition {
+		return a.Partition > b.Partition
+	}
+	return a.LeaderEpoch > b.LeaderEpoch
 }
 
 func (p *Pipeline) stats(now time.Time, open int) Stats {
 	st := Stats{Lines: p.lines, Events: p.events, Open: open, Late: p.tl.Stats.Late, Orphans: p.tl.Stats.Orphans,
-		ProducerErrors: p.tl.Stats.ProducerErrs, ReadingBack: !p.live}
-	if p.backTotal > 0 {
-		st.BacklogDone = float64(p.backDone) / float64(p.backTotal)
-	} else {
-		st.BacklogDone = 1
+		ProducerErrors: p.tl.Stats.ProducerErrs, ReadingBack: !p.live, BacklogDone: 1}
+	if !p.live && p.backTotal > 0 {
+		st.BacklogDone = p.backDone
 	}
 	// Lines a second over the last second or so.
 	p.rate = append(p.rate, rateSample{now, p.lines})
@@ -742,42 +810,38 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 	if r0 := p.rate[0]; now.Sub(r0.t) > 0 {
 		st.LinesPerSec = float64(p.lines-r0.lines) / now.Sub(r0.t).Seconds()
 	}
-	brokers := map[int32]bool{}
-	for _, s := range p.srcs {
-		st.NotUnderstood += s.parser.Stats.NotUnderstood
-		for _, b := range s.parser.Stats.Brokers {
-			brokers[b] = true
-		}
-		for _, b := range s.parser.Stats.Controllers {
-			brokers[b] = true
-		}
+	for _, in := range p.cfg.Paths {
+		st.Looked = append(st.Looked, in)
 	}
-	for b := range brokers {
-		st.Brokers = append(st.Brokers, b)
+	if !p.live {
+		// The batch reader's goroutines own the parsers until the
+		// read-back is over.
+		for _, s := range p.srcs {
+			if s.start != nil {
+				st.Files = append(st.Files, FileStatus{Path: s.Path})
+			}
+		}
+		st.Followed = len(st.Files)
+		return st
 	}
-	sort.Slice(st.Brokers, func(i, j int) bool { return st.Brokers[i] < st.Brokers[j] })
+	st.Brokers = p.brokers()
 	if p.started && p.f != nil {
 		for _, fs := range p.f.Files() {
-			s := p.source(fs.Path, "")
+			s := p.source(fs.Path, false)
+			if s.ignored {
+				continue
+			}
 			fst := FileStatus{Path: fs.Path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood, Missing: fs.Missing}
 			if fs.Err != nil {
 				fst.Err = fs.Err.Error()
 			}
 			st.Files = append(st.Files, fst)
 		}
-	} else {
-		for _, sf := range p.starts {
-			s := p.byAbs[sf.abs]
-			fst := FileStatus{Path: sf.path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood}
-			if sf.err != nil {
-				fst.Err = sf.err.Error()
-			}
-			st.Files = append(st.Files, fst)
-		}
 	}
 	for _, s := range p.srcs {
+		st.NotUnderstood += s.parser.Stats.NotUnderstood
 		if s.remote {
-			st.Files = append(st.Files, FileStatus{Path: s.path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood})
+			st.Files = append(st.Files, FileStatus{Path: s.Path, Lines: s.parser.Stats.Lines, NotUnderstood: s.parser.Stats.NotUnderstood})
 		}
 	}
 	for _, f := range st.Files {
@@ -793,20 +857,45 @@ func (p *Pipeline) stats(now time.Time, open int) Stats {
 	return st
 }
 
-// Inputs are the files and streams read (or that failed), as the batch
-// reader's sources, for the report. Call after Run.
+// brokers are the broker ids the lines read so far named (any role, or
+// the path's broker).
+func (p *Pipeline) brokers() []int32 {
+	seen := map[int32]bool{}
+	for _, s := range p.srcs {
+		if s.parser.PathBroker != parser.Unknown && s.parser.Stats.Lines > 0 {
+			seen[s.parser.PathBroker] = true
+		}
+		for _, b := range s.parser.Stats.Brokers {
+			seen[b] = true
+		}
+		for _, b := range s.parser.Stats.Controllers {
+			seen[b] = true
+		}
+	}
+	out := make([]int32, 0, len(seen))
+	for b := range seen {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Inputs are the files and streams read (or that failed): the batch
+// reader's sources and those found while following, with what their
+// parsers counted, for the report. Call after Run.
 func (p *Pipeline) Inputs() []*source.Source {
 	var out []*source.Source
 	for _, s := range p.srcs {
-		if !s.read && s.err == "" {
+		if !s.Read && s.err == "" && s.Err == nil && !s.Binary {
 			continue
 		}
-		ps := &source.Source{Input: source.Input{Path: s.path}, Index: s.index, Loc: s.parser.Location(), Stats: s.parser.Stats, Read: s.read, Bytes: s.bytes, Skew: s.skew}
-		ps.Stats.CutLines = s.cut
-		if s.err != "" {
-			ps.Err = errors.New(s.err)
+		if s.Read {
+			s.Stats = s.parser.Stats
 		}
-		out = append(out, ps)
+		if s.err != "" && s.Err == nil {
+			s.Err = errors.New(s.err)
+		}
+		out = append(out, s.Source)
 	}
 	return out
 }
@@ -831,6 +920,9 @@ func (t sinkTee) Episode(e *timeline.Episode) {
 		p.cfg.Sink.Episode(e)
 	}
 	delete(p.fp, e.Key)
+	if p.open > 0 {
+		p.open--
+	}
 	if !p.cfg.NoSnapshots {
 		p.pendFinished = append(p.pendFinished, e.Clone())
 	}
@@ -842,6 +934,9 @@ func (t sinkTee) ProducerError(pe *timeline.ProducerError) {
 	p.col.ProducerError(pe)
 	if p.cfg.Sink != nil {
 		p.cfg.Sink.ProducerError(pe)
+	}
+	if pe.Election != nil {
+		p.touch(pe.Election.Topic, pe.Election.Partition) // its count of errors
 	}
 	if !p.cfg.NoSnapshots {
 		c := *pe
@@ -869,14 +964,13 @@ func (t sinkTee) Burst(b *timeline.Burst) {
 }
 
 // fingerprint hashes what a live view shows of an episode.
-func fingerprint(e *timeline.Episode) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
+func fingerprint(e *timeline.Episode, logsVer int) uint64 {
+	// FNV-1a over whole words: it runs for every open episode at every
+	// snapshot.
+	h := uint64(14695981039346656037)
 	put := func(v int64) {
-		for i := range b {
-			b[i] = byte(v >> (8 * i))
-		}
-		h.Write(b[:])
+		h ^= uint64(v)
+		h *= 1099511628211
 	}
 	tm := func(t time.Time) {
 		if t.IsZero() {
@@ -900,7 +994,7 @@ func fingerprint(e *timeline.Episode) uint64 {
 	tm(e.End)
 	tm(e.LastActivity)
 	var flags int64
-	for i, f := range []bool{e.Transition, e.Unclean, e.Resent} {
+	for i, f := range []bool{e.Transition, e.Unclean, e.Resent, e.CarriedOver} {
 		if f {
 			flags |= 1 << i
 		}
@@ -920,5 +1014,6 @@ func fingerprint(e *timeline.Episode) uint64 {
 			tm(t)
 		}
 	}
-	return h.Sum64()
+	put(int64(logsVer)) // what it waits for may have changed
+	return h
 }

@@ -101,6 +101,7 @@ type JSONBroker struct {
 	SinceDecidedMs *int64 `json:"since_decided_ms,omitempty"`
 	ElapsedMs      *int64 `json:"finished_in_ms,omitempty"`
 	Repeats        int    `json:"repeats,omitempty"`
+	CatchUp        bool   `json:"catch_up,omitempty"`
 }
 
 // JSONElection is the "election" record (README documents it).
@@ -121,12 +122,17 @@ type JSONElection struct {
 	Start              *string      `json:"start"`
 	End                *string      `json:"end"`
 	DurationMs         int64        `json:"duration_ms"`
+	LeaderReadyMs      *int64       `json:"leader_ready_ms"`
+	ISRAppliedMs       *int64       `json:"isr_applied_ms"`
+	PropagatedMs       *int64       `json:"propagated_ms"`
+	DetectMs           *int64       `json:"detect_ms,omitempty"`
 	ISR                []int32      `json:"isr,omitempty"`
 	Replicas           []int32      `json:"replicas,omitempty"`
 	Brokers            []JSONBroker `json:"brokers"`
 	ProducerErrors     int          `json:"producer_errors"`
 	Transition         bool         `json:"transition"`
 	Resent             bool         `json:"resent"`
+	CarriedOver        bool         `json:"carried_over"`
 	Burst              int          `json:"burst,omitempty"`
 	Late               int          `json:"late_lines,omitempty"`
 	SentLeaderAndIsr   *string      `json:"sent_leader_and_isr,omitempty"`
@@ -140,6 +146,14 @@ func roleName(r parser.Role) string {
 	return "observer"
 }
 
+func optMs(d time.Duration, ok bool) *int64 {
+	if !ok {
+		return nil
+	}
+	ms := d.Milliseconds()
+	return &ms
+}
+
 // ElectionRecord builds the JSON form of an episode.
 func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 	je := JSONElection{
@@ -148,19 +162,22 @@ func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 		Controller: optInt(e.Controller), ControllerEpoch: optInt(e.ControllerEpoch),
 		Unclean: e.Unclean, Decided: j.tm(e.Decided), Start: j.tm(e.Start), End: j.tm(e.End),
 		DurationMs: e.Duration().Milliseconds(), ISR: e.ISR, Replicas: e.Replicas,
-		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Resent: e.Resent, Burst: e.BurstID, Late: e.Late,
+		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Resent: e.Resent, CarriedOver: e.CarriedOver, Burst: e.BurstID, Late: e.Late,
 		CauseBrokers: e.CauseBrokers, Brokers: []JSONBroker{},
 		SentLeaderAndIsr: j.tm(e.SentLeaderAndIsr), SentUpdateMetadata: j.tm(e.SentUpdateMetadata),
 	}
 	if changed, known := e.LeaderChanged(); known {
 		je.LeaderChanged = &changed
 	}
+	m := e.Measures()
+	je.LeaderReadyMs, je.ISRAppliedMs, je.PropagatedMs = optMs(m.LeaderReady, m.HasLeaderReady), optMs(m.ISRApplied, m.HasISRApplied), optMs(m.Propagated, m.HasPropagated)
+	je.DetectMs = optMs(m.Detect, m.HasDetect)
 	if e.Cause != parser.CauseUnknown {
 		c := e.Cause.String()
 		je.Cause = &c
 	}
 	for _, bt := range e.Brokers {
-		jb := JSONBroker{Broker: bt.Broker, Role: roleName(bt.Role), Phases: map[string]string{}, Repeats: bt.Repeats}
+		jb := JSONBroker{Broker: bt.Broker, Role: roleName(bt.Role), Phases: map[string]string{}, Repeats: bt.Repeats, CatchUp: bt.CatchUp}
 		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
 			if t := bt.Phases[ph]; !t.IsZero() {
 				jb.Phases[ph.String()] = *j.tm(t)

@@ -281,6 +281,9 @@ func (m *Report) writeElections(t *textOut) {
 	if c.Resent > 0 {
 		s += fmt.Sprintf(", %s re-sent from an earlier controller epoch (broker restart or controller failover)", humanize.Comma(int64(c.Resent)))
 	}
+	if c.CarriedOver > 0 {
+		s += fmt.Sprintf(", %s carried over from before the logs (re-sent or re-applied, not elected here)", humanize.Comma(int64(c.CarriedOver)))
+	}
 	if c.MetadataOnly > 0 {
 		s += fmt.Sprintf(", %s only re-stated by metadata caches", humanize.Comma(int64(c.MetadataOnly)))
 	}
@@ -289,7 +292,8 @@ func (m *Report) writeElections(t *textOut) {
 		t.p("  UNCLEAN elections: %d\n", c.Unclean)
 	}
 	if c.Durations.Len() > 0 {
-		t.line("  duration (first line → last line of each election): " + pctl(&c.Durations))
+		t.line("  took (decision → the new leader ready, what producers waited for): " + pctl(&c.Durations))
+		t.line("  first line → last line (returning brokers' catch-up included): " + pctl(&c.Spans))
 	}
 	if causes := c.causeList(); causes != "" {
 		t.line("  causes: " + causes)
@@ -297,7 +301,7 @@ func (m *Report) writeElections(t *textOut) {
 	t.p("\n")
 
 	if len(c.Bursts) > 0 {
-		t.p("Bursts (elections starting within a second of each other, same cause): %d\n", len(c.Bursts))
+		t.p("Bursts (elections starting within a second of each other, same cause; times to leader ready): %d\n", len(c.Bursts))
 		shown := c.Bursts
 		if !m.Full && len(shown) > burstsShown {
 			shown = append([]*BurstSummary(nil), c.Bursts...)
@@ -325,10 +329,10 @@ func (m *Report) writeElections(t *textOut) {
 	}
 
 	if len(c.Slowest) > 0 {
-		t.p("Slowest elections\n")
+		t.p("Slowest elections (decision → the new leader ready)\n")
 		for _, e := range c.Slowest {
 			t.line(fmt.Sprintf("  %-40s epoch %-5d leader %s → %s  %s  %s", textfmt.Clean(fmt.Sprintf("%s-%d", e.Topic, e.Partition)), e.LeaderEpoch,
-				leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Duration()), c.tm(e.Start)))
+				leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Took()), c.tm(e.Start)))
 		}
 		t.p("\n")
 	}
@@ -700,7 +704,7 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 		cause += " of broker " + ids(e.CauseBrokers)
 	}
 	p("  %s-%d epoch %d: leader %s → %s · %s · %s · controller %s", e.Topic, e.Partition, e.LeaderEpoch,
-		leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Duration()), cause, leaderStr(e.Controller))
+		leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Took()), cause, leaderStr(e.Controller))
 	if e.ControllerEpoch != parser.Unknown {
 		p(" epoch %d", e.ControllerEpoch)
 	}
@@ -710,6 +714,23 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 	p("\n")
 	if !e.Decided.IsZero() {
 		p("    controller decided %s\n", c.hms(e.Decided))
+	}
+	if m := e.Measures(); m.HasLeaderReady || m.HasISRApplied || m.HasPropagated || m.HasDetect {
+		var parts []string
+		for _, x := range []struct {
+			what string
+			d    time.Duration
+			ok   bool
+		}{{"leader ready", m.LeaderReady, m.HasLeaderReady}, {"ISR applied", m.ISRApplied, m.HasISRApplied}, {"propagated", m.Propagated, m.HasPropagated}} {
+			if x.ok {
+				parts = append(parts, x.what+" "+textfmt.Dur(x.d))
+			}
+		}
+		parts = append(parts, "first → last line "+textfmt.Dur(e.Duration()))
+		if m.HasDetect {
+			parts = append(parts, "the failed broker's last line → decision "+textfmt.Dur(m.Detect))
+		}
+		t.para("    ", "      ", strings.Join(parts, " · "))
 	}
 	for _, bt := range e.Brokers {
 		var parts []string
@@ -725,6 +746,9 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 		if len(parts) == 0 {
 			p("    broker %d %s: sent by the controller; no line from this broker\n", bt.Broker, roleName(bt.Role))
 			continue
+		}
+		if bt.CatchUp {
+			ap += " · catch-up (not serving at the decision)"
 		}
 		t.para(fmt.Sprintf("    broker %d %s: ", bt.Broker, roleName(bt.Role)), "      ", strings.Join(parts, ", ")+ap)
 	}

@@ -1,7 +1,7 @@
 package source
 
 import (
-	"bufio"
+	"io"
 	"sync"
 )
 
@@ -101,17 +101,40 @@ func (s *slots) contended() (bool, <-chan struct{}) {
 	return s.waiting > 0, s.wake
 }
 
-// buffer returns a read buffer of size n over nothing yet.
-func (s *slots) buffer(n int) *bufio.Reader {
-	if br, ok := s.bufs.Get().(*bufio.Reader); ok && br.Size() == n {
-		return br
+// buffer returns a read buffer of n bytes.
+func (s *slots) buffer(n int) []byte {
+	if b, ok := s.bufs.Get().(*[]byte); ok && len(*b) == n {
+		return *b
 	}
-	return bufio.NewReaderSize(nil, n)
+	return make([]byte, n)
 }
 
-func (s *slots) put(br *bufio.Reader) {
-	br.Reset(nil)
-	s.bufs.Put(br)
+func (s *slots) put(b []byte) {
+	if b != nil {
+		s.bufs.Put(&b)
+	}
+}
+
+// detach gives up the read buffer (a reader waiting on the merge): what it
+// holds beyond the lines returned is dropped, and the reader is attached
+// again at Bytes. The rest of a CR-split line is kept.
+func (br *blockReader) detach() []byte {
+	b := br.buf
+	br.buf, br.r = nil, nil
+	if br.rest != nil {
+		br.rest = append([]byte(nil), br.rest...)
+	}
+	if cap(br.long) > 64<<10 {
+		br.long = nil
+	}
+	br.start, br.end, br.cr, br.err = 0, 0, 0, nil
+	return b
+}
+
+// attach reads on from rd into buf.
+func (br *blockReader) attach(buf []byte, rd io.Reader) {
+	br.buf, br.r = buf, rd
+	br.start, br.end, br.cr, br.err = 0, 0, 0, nil
 }
 
 func (s *slots) cap() int { return cap(s.sem) }

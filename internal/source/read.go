@@ -60,27 +60,6 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, 256<<10), max: max}
 }
 
-// detach gives up the read buffer (a suspended reader): what it holds
-// beyond the lines returned is dropped, and the reader is reattached at
-// Bytes. The rest of a CR-split line is kept.
-func (lr *LineReader) detach() *bufio.Reader {
-	br := lr.r
-	lr.r = nil
-	if lr.rest != nil {
-		lr.rest = append([]byte(nil), lr.rest...)
-	}
-	if cap(lr.buf) > 64<<10 {
-		lr.buf = nil
-	}
-	return br
-}
-
-// attach reads on from rd through br.
-func (lr *LineReader) attach(br *bufio.Reader, rd io.Reader) {
-	br.Reset(rd)
-	lr.r = br
-}
-
 // Next returns the next line; the slice is valid until the next call.
 // A last line without a newline is returned too. err is io.EOF at the end.
 // A lone CR (old Mac line ends, some pastes) also ends a line.
@@ -191,7 +170,13 @@ type Reader struct {
 	// none themselves (default parser.BrokerFromPath).
 	BrokerFor func(path string) int32
 	// Stdin replaces os.Stdin for "-" (tests).
-	Stdin  io.Reader
+	Stdin io.Reader
+	// Section, if set, bounds what is read of each plain file (live reads
+	// back from --since and follows on from where it stopped).
+	Section func(*Source) Section
+	// Parser, if set, gives each source's parser (live keeps them to go
+	// on with the lines that follow).
+	Parser func(*Source) *parser.Parser
 	budget budget
 	// fdLimit replaces the process's descriptor limit (tests).
 	fdLimit int
@@ -456,8 +441,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 			s.Err = errNotRead
 			continue
 		}
-		p := parser.New(s.Loc)
-		p.PathBroker = r.brokerFor(s.Path)
+		p := r.parser(s)
 		emit := func(ev *parser.Event) {
 			moved, late := held.push(s.Index, ev, s.Skew, send)
 			if moved {
@@ -518,7 +502,7 @@ type fileIn struct {
 	s  *Source
 	f  *os.File
 	zr *gzip.Reader
-	lr *LineReader
+	lr *blockReader
 	id [2]uint64
 	// fd, buf: holds a descriptor slot, a buffer slot.
 	fd, buf bool
@@ -695,7 +679,13 @@ func (fi *fileIn) suspendFor(bt *batcher, closeFile bool) error {
 		}
 	}
 	if !fi.s.Gzip {
-		if _, err := fi.f.Seek(fi.s.NULs+fi.lr.Bytes, io.SeekStart); err != nil {
+		if sr, ok := fi.r.section(fi.s, fi.f); ok {
+			// Bytes counts from the section's start.
+			if _, err := sr.(io.Seeker).Seek(fi.lr.Bytes, io.SeekStart); err != nil {
+				return unreadable("going on after line %d: %v", fi.s.Stats.Lines, err)
+			}
+			rd = sr
+		} else if _, err := fi.f.Seek(fi.s.NULs+fi.lr.Bytes, io.SeekStart); err != nil {
 			return unreadable("going on after line %d: %v", fi.s.Stats.Lines, err)
 		}
 	}
@@ -729,6 +719,9 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			}
 		}
 		rd = fi.f
+		if sr, ok := r.section(s, fi.f); ok {
+			rd = sr
+		}
 	}
 	rd, stop := interruptible(ctx, rd)
 	defer stop()
@@ -746,7 +739,7 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		fi.zr = zr
 		rd = zr
 	}
-	lr := &LineReader{max: MaxLine}
+	lr := &blockReader{max: MaxLine}
 	fi.lr = lr
 	fi.takeBuffer(rd)
 	eof := false

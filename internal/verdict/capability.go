@@ -66,7 +66,7 @@ func (f *finisher) capabilities() {
 			base(infoSrc)), map[string]any{"files": paths(infoSrc)})
 	}
 	if len(kraftSrc) > 0 {
-		f.capability("logs", fmt.Sprintf("KRaft logs in %s: the controller writes no per-partition line for a clean election, so an election starts at the first broker line and its decision time is unknown; broker steps are per metadata batch",
+		f.capability("logs", fmt.Sprintf("KRaft logs in %s: the controller writes no per-partition line for a clean election: its decision is the active controller's \"changing N partition(s)\" line (fencing, controlled shutdown, balancing) when the controller's log is given, else the election starts at the first broker line; broker steps are per metadata batch",
 			base(kraftSrc)), map[string]any{"files": paths(kraftSrc)})
 	}
 

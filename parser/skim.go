@@ -1,0 +1,299 @@
+package parser
+
+import (
+	"bytes"
+	"slices"
+	"time"
+)
+
+// The fast path for lines that cannot matter. A noise-dominated server.log
+// is 95–98% lines that no rule reads; for them the audit only counts what
+// the source summary reports (records, levels, layouts, loggers, era hints,
+// time span and disorder). Line tries to finish such a line with a
+// fixed-position read of Kafka's log4j layout, "[yyyy-MM-dd HH:mm:ss,SSS]
+// LEVEL message (logger)", and the rule table below; anything else (another
+// layout, a line that does not fit exactly, a logger some rule reads, a
+// record held for its continuation lines) goes the slow way, through the
+// layout parsers and dispatch. skim_test.go parses every line of the
+// samples, the incidents and generated sets of every era both ways and
+// compares events and Stats: a rule added without a word here fails it.
+
+// ruleStarts: for the busiest loggers whose rules all read the start of the
+// message after its component prefix ([Log partition=…], [GroupCoordinator
+// N]:), how a message that a rule reads begins. broker() rejects the rest
+// with the same table, so a new rule for these loggers is a new entry here
+// or it never runs, slow path or fast.
+var ruleStarts = [NumLoggerKinds][]string{
+	lgLog:         {"Truncat", "Exiting because log truncation"},
+	lgFetcher:     {"Truncat", "Exiting because log truncation"},
+	lgCoordinator: {"Elected as the group coordinator for partition ", "Resigned as the group coordinator for partition "},
+}
+
+// ruleReads reports whether a rule of a lgLog, lgFetcher or lgCoordinator
+// logger may read message m.
+func ruleReads(lg loggerKind, m []byte) bool {
+	s := afterPrefix(m)
+	if len(s) == 0 {
+		return false
+	}
+	for _, w := range ruleStarts[lg] {
+		if s[0] == w[0] && bytes.HasPrefix(s, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientWords: words that lines of an application's own logger (a logger
+// no rule names, below WARN) carry when a rule reads them; dispatch's
+// default branch looks for the same. A rule added there for such lines
+// lists its word here.
+var clientWords = []string{
+	"Got error produce response", "Received invalid metadata error",
+}
+
+// libraryWords: literals every sarama, franz-go, kafka-go, librdkafka and
+// KafkaJS line a rule reads carries, in whatever layout it comes. Their
+// own layouts never take the fast path; these keep such a line the slow
+// way even when an application's log4j layout wraps it.
+var libraryWords = []string{
+	"producer/", "Retrying batch for ", "consumer/broker/",
+	"kip-951", "batch in a produce request failed", "metadata update triggered",
+	"error writing messages to ", "failed to read from current broker",
+	"|MSGSET|", "|BROKERUA|", "|LEADERUA|",
+	"Response Produce(", "Request Produce(",
+}
+
+// skimState is what the fast path defers: the newest record's stamp, whose
+// wall-clock key and time the slow path builds only when it needs them.
+type skimState struct {
+	last     [23]byte // stamp of the last record, when haveLast
+	max      [23]byte // stamp of the newest in-order record, when maxStale
+	haveLast bool     // last holds the stamp whose key p.lastKey stands for
+	keyStale bool     // p.lastKey is not yet key(last)
+	maxStale bool     // p.maxRec is not yet max
+	off      bool     // every line the slow way (tests)
+	taken    int64    // lines the fast path finished
+}
+
+// stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
+const stampLen = 23
+
+// skim finishes line if it is a log4j record that no rule reads, and
+// reports whether it did. The caller has counted the line.
+func (p *Parser) skim(line []byte) bool {
+	sk := &p.skimSt
+	if sk.off || !p.haveRecord || p.pend.kind != pendNone || len(p.held) > 0 || p.Stats.First.IsZero() {
+		return false
+	}
+	n := len(line)
+	// "[" stamp "] " level " " message " (" logger ")"
+	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
+		return false
+	}
+	st := line[1 : 1+stampLen]
+	if sk.haveLast && string(st[:17]) == string(sk.last[:17]) {
+		// The minute of the last record, checked then: the seconds and
+		// millis are left.
+		if st[17]-'0' > 6 || st[18]-'0' > 9 || st[17] == '6' && st[18] != '0' || st[19] != ',' || st[20]-'0' > 9 || st[21]-'0' > 9 || st[22]-'0' > 9 {
+			return false
+		}
+	} else if !fixedStamp(st) {
+		return false
+	}
+	lv, k := parseLevel(line[stampLen+3:])
+	if lv == LevelNone {
+		return false
+	}
+	i := stampLen + 3 + k
+	for i < n && line[i] == ' ' {
+		i++
+	}
+	m := line[i:]
+	// splitLogger, where the logger is plainly there: " (" name ")" with
+	// no space in the name and no Connect ":line" suffix.
+	j := bytes.LastIndexByte(m, '(')
+	if j <= 0 || m[j-1] != ' ' {
+		return false
+	}
+	logger := m[j+1 : len(m)-1]
+	if len(logger) == 0 || bytes.IndexByte(logger, ' ') >= 0 || logger[len(logger)-1]-'0' <= 9 {
+		return false
+	}
+	_, m = connectContext(m[:j-1], logger)
+	lg := loggerClass(logger)
+	if !p.skippable(lg, lv, logger, m) {
+		return false
+	}
+	p.Stats.Records++
+	p.Stats.Levels |= 1 << lv
+	p.Stats.Layouts |= 1 << LayoutLog4j
+	p.Stats.ByLogger[lg]++
+	if lg == lgLog {
+		p.markEraOf(lg, logger, m)
+	}
+	// record()'s disorder count and newest time, by comparing stamps:
+	// fixed-width fields in range order as their wall-clock keys do.
+	var c int
+	if sk.haveLast {
+		c = bytes.Compare(st, sk.last[:])
+	} else {
+		s, _, _ := parseStampLazy(st)
+		switch k := s.key(); {
+		case k < p.lastKey:
+			c = -1
+		case k > p.lastKey:
+			c = 1
+		}
+	}
+	if c < 0 {
+		p.Stats.OutOfOrder++
+	} else {
+		copy(sk.max[:], st)
+		sk.maxStale = true
+	}
+	copy(sk.last[:], st)
+	sk.haveLast, sk.keyStale = true, true
+	sk.taken++
+	return true
+}
+
+// skippable: dispatch would only count a record of logger class lg, level
+// lv and message m (after the layout's logger and Connect context).
+func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
+	if configShaped(m) {
+		return false
+	}
+	switch lg {
+	case lgLog, lgFetcher, lgCoordinator:
+		return !ruleReads(lg, m)
+	case lgNone:
+		if len(p.Stats.Brokers) == 0 && len(m) > 1 && m[1]|0x20 == 'b' {
+			return false // brokerIdentity reads it
+		}
+		if brokerInternal(logger) {
+			return true
+		}
+		return !mayBeClientFailure(lv, m) && !containsAny(m, clientWords) && !containsAny(m, libraryWords)
+	}
+	return lg == forgetRule
+}
+
+// forgetRule, set by a test, makes the fast path skip the lines of one more
+// logger kind, as a rule whose word the tables above miss would: the
+// equivalence test must then fail.
+var forgetRule = NumLoggerKinds
+
+// mayBeClientFailure: a record of an application's logger that
+// clientFailure reads (with the stack trace after it).
+func mayBeClientFailure(lv Level, m []byte) bool {
+	return lv >= LevelError || lv == LevelWarn && bytes.Contains(m, []byte("send"))
+}
+
+func containsAny(m []byte, words []string) bool {
+	for _, w := range words {
+		if bytes.Contains(m, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// configShaped: configNotice may read m (logUnused()'s lines, a
+// "<Class>Config values:" block's head).
+func configShaped(m []byte) bool {
+	if len(m) < 20 {
+		return false
+	}
+	if m[0] == 'T' {
+		return bytes.HasPrefix(m, []byte(unusedKeysHead)) || bytes.HasPrefix(m, []byte(unknownKeyHead))
+	}
+	return m[0] >= 'A' && m[0] <= 'Z' && configBlockHead(m) > 0
+}
+
+// configBlockHead: the length of the class in "<Class>Config values:", or 0.
+func configBlockHead(m []byte) int {
+	if i := bytes.IndexByte(m[:min(len(m), 48)], ' '); i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+		return i
+	}
+	return 0
+}
+
+// fixedStamp: b is "yyyy-MM-dd HH:mm:ss,SSS" with every field in the
+// range parseStampLazy accepts.
+func fixedStamp(b []byte) bool {
+	if b[4] != '-' || b[7] != '-' || b[10] != ' ' || b[13] != ':' || b[16] != ':' || b[19] != ',' {
+		return false
+	}
+	for _, i := range [...]uint8{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22} {
+		if b[i]-'0' > 9 {
+			return false
+		}
+	}
+	two := func(i int) int { return int(b[i]-'0')*10 + int(b[i+1]-'0') }
+	mo, d := two(5), two(8)
+	return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && two(11) <= 23 && two(14) <= 59 && two(17) <= 60
+}
+
+// skimSync brings lastKey and maxRec up to the records the fast path took,
+// before the slow path or Flush reads them.
+func (p *Parser) skimSync() {
+	sk := &p.skimSt
+	if sk.keyStale {
+		s, _, _ := parseStampLazy(sk.last[:])
+		p.lastKey = s.key()
+		sk.keyStale = false
+	}
+	if sk.maxStale {
+		s, _, _ := parseStampLazy(sk.max[:])
+		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = time.Time{}, s, p.loc, true
+		p.haveMax = true
+		sk.maxStale = false
+	}
+	sk.haveLast = false
+}
+
+// quietLoggers: loggers that write much of a broker's server.log and none
+// of whose records a rule reads, that mark no era and name no broker
+// (lgNone loggers under kafka., and the group coordinator's, whose two
+// rule lines quietKeep keeps). A log store may leave their records out of
+// its answer (QuietRecords).
+var quietLoggers = []string{
+	"kafka.log.Log", "kafka.log.UnifiedLog", "kafka.log.LocalLog", "kafka.log.LocalLog$",
+	"kafka.log.LogCleaner", "kafka.log.LogCleanerManager$", "kafka.log.LogSegment", "kafka.log.ProducerStateManager",
+	"kafka.log.TimeIndex", "kafka.log.OffsetIndex", "kafka.log.TransactionIndex",
+	"kafka.coordinator.group.GroupCoordinator", "kafka.coordinator.group.GroupMetadataManager",
+	"kafka.coordinator.GroupCoordinator", "kafka.coordinator.GroupMetadataManager",
+}
+
+// quietKeep: words that make a quiet logger's record one a rule (or the
+// source summary) reads after all: the coordinator's rule starts, what
+// configNotice and brokerIdentity look for.
+var quietKeep = slices.Concat(ruleStarts[lgCoordinator], ruleStarts[lgLog], []string{
+	unknownKeyHead, unusedKeysHead, "Config values:", "heartbeat", "BrokerToControllerChannelManager", "-to-controller",
+})
+
+// QuietRecords names what a log store can leave out of the rows it
+// returns without changing any event: records with a line that ends with
+// " (L)" for a logger L of loggers (the header's logger, or on a line of
+// its own after a block), unless they carry a word of keep. Only the
+// source summary's counts (lines, records) differ.
+func QuietRecords() (loggers, keep []string) {
+	return slices.Clone(quietLoggers), slices.Clone(quietKeep)
+}
+
+// EraHint is an era a source's quiet records name (markEra): a store that
+// leaves them out asks which streams hold a record of Logger whose message
+// begins with MsgPrefix ("" for any), and gives those streams the era.
+type EraHint struct {
+	Logger, MsgPrefix string
+	Era               Era
+}
+
+// QuietEras lists the eras only quiet records mark.
+func QuietEras() []EraHint {
+	return []EraHint{
+		{Logger: "kafka.log.Log", MsgPrefix: "[Log partition=", Era: EraLogPrefix},
+		{Logger: "kafka.log.UnifiedLog", Era: EraUnifiedLog},
+	}
+}

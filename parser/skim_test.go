@@ -1,0 +1,229 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaderaudit/leaderaudit/internal/gen"
+)
+
+// skimCorpus: every sample and incident log, and a generated set of every
+// era (Java producers in log4j and Spring layouts), as name → content.
+func skimCorpus(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	add := func(path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[path] = b
+	}
+	for _, dir := range []string{"../../shared/samples", "../testdata/samples", "../testdata/incidents", "testdata"} {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, ".golden") {
+				add(path)
+			}
+			return nil
+		})
+	}
+	if len(files) < 40 {
+		t.Fatalf("only %d sample files found", len(files))
+	}
+	for _, era := range gen.Eras {
+		for _, layout := range []string{gen.LayoutLog4j, gen.LayoutSpring} {
+			cfg := gen.DefaultConfig()
+			cfg.Era, cfg.ProducerLayout, cfg.Size, cfg.Seed = era, layout, 3<<20, 7
+			dir := t.TempDir()
+			if _, err := gen.Generate(cfg, dir); err != nil {
+				t.Fatal(err)
+			}
+			filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(path, ".log") {
+					add(path)
+				}
+				return nil
+			})
+		}
+	}
+	return files
+}
+
+type parsed struct {
+	events  []Event
+	stats   Stats
+	skimmed int64
+}
+
+func parseBoth(data []byte, slow bool) parsed {
+	p := New(time.UTC)
+	p.Now = func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }
+	p.skimSt.off = slow
+	var out parsed
+	emit := func(ev *Event) { out.events = append(out.events, *ev) }
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		n := p.skimSt.taken
+		p.Line(line, emit)
+		if os.Getenv("SKIM_SHOW") != "" && !slow && n == p.skimSt.taken && looksLikeHeader(line) {
+			fmt.Println("SLOW", string(line[:min(len(line), 200)]))
+		}
+	}
+	out.skimmed = p.skimSt.taken
+	p.Flush(emit)
+	out.stats = p.Stats
+	return out
+}
+
+// skimDiff names the first difference between the slow and the fast parse.
+func skimDiff(slow, fast parsed) string {
+	if !reflect.DeepEqual(slow.stats, fast.stats) {
+		return fmt.Sprintf("stats differ:\nslow %+v\nfast %+v", slow.stats, fast.stats)
+	}
+	if len(slow.events) != len(fast.events) {
+		return fmt.Sprintf("%d events the slow way, %d the fast way", len(slow.events), len(fast.events))
+	}
+	for i := range slow.events {
+		if !reflect.DeepEqual(slow.events[i], fast.events[i]) {
+			return fmt.Sprintf("event %d differs:\nslow %+v\nfast %+v", i, slow.events[i], fast.events[i])
+		}
+	}
+	return ""
+}
+
+// The fast path costs nothing in accuracy: every line of every sample,
+// incident and generated era parsed the slow way gives the same events and
+// the same source summary as with the fast path.
+func TestSkimEqualsSlowPath(t *testing.T) {
+	corpus := skimCorpus(t)
+	var lines, skimmed, genLines, genSkimmed int64
+	for name, data := range corpus {
+		slow, fast := parseBoth(data, true), parseBoth(data, false)
+		if d := skimDiff(slow, fast); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+		lines += fast.stats.Lines
+		skimmed += fast.skimmed
+		if strings.HasPrefix(name, os.TempDir()) {
+			genLines += fast.stats.Records
+			genSkimmed += fast.skimmed
+		}
+	}
+	t.Logf("%d files, %d lines, %d taken by the fast path (generated sets: %d of %d records)", len(corpus), lines, skimmed, genSkimmed, genLines)
+	// The generated sets are noise-dominated: most of their records must
+	// take the fast path, or it is not doing its job.
+	if genSkimmed*10 < genLines*8 {
+		t.Errorf("fast path took %d of %d generated records, want ≥ 80%%", genSkimmed, genLines)
+	}
+}
+
+// The comparison above catches a rule the fast path skips: pretend the
+// tables forgot the words of each logger kind the slow path reads, and
+// some file of the corpus must come out different.
+func TestSkimEquivalenceCatchesAForgottenRule(t *testing.T) {
+	corpus := skimCorpus(t)
+	defer func() { forgetRule = NumLoggerKinds }()
+	for _, lg := range []loggerKind{lgStateChange, lgController, lgPartition, lgServer, lgQuorum, lgProducerSender, lgClientCallback} {
+		forgetRule = lg
+		caught := false
+		for _, data := range corpus {
+			if skimDiff(parseBoth(data, true), parseBoth(data, false)) != "" {
+				caught = true
+				break
+			}
+		}
+		if !caught {
+			t.Errorf("skipping every line of logger kind %d went unnoticed", lg)
+		}
+	}
+}
+
+// What QuietRecords lets a store leave out is what the fast path skips in
+// any state: each logger is one whose records dispatch only counts (apart
+// from the kept words), and none marks an era.
+func TestQuietRecords(t *testing.T) {
+	loggers, keep := QuietRecords()
+	for _, lg := range loggers {
+		k := loggerClass([]byte(lg))
+		switch {
+		case k == lgNone && brokerInternal([]byte(lg)):
+		case k == lgLog:
+			for _, w := range ruleStarts[k] {
+				if !slices.Contains(keep, w) {
+					t.Errorf("%s: rule start %q not kept", lg, w)
+				}
+			}
+			continue
+		case k == lgCoordinator:
+			for _, w := range ruleStarts[k] {
+				if !slices.Contains(keep, w) {
+					t.Errorf("%s: rule start %q not kept", lg, w)
+				}
+			}
+		default:
+			t.Errorf("%s: logger kind %d has rules of its own", lg, k)
+		}
+		p := New(time.UTC)
+		p.markEraOf(k, []byte(lg), []byte("[Log partition=t-0, dir=/d] x"))
+		if p.Stats.Eras != 0 {
+			t.Errorf("%s marks an era", lg)
+		}
+	}
+}
+
+// A client library's line inside an application's log4j layout goes the
+// slow way (its words are in libraryWords); the application's own does not.
+func TestSkimLeavesLibraryLines(t *testing.T) {
+	p := New(time.UTC)
+	emit := func(*Event) {}
+	p.Line([]byte("[2024-03-11 10:00:00,000] INFO Started (com.acme.App)"), emit)
+	for _, c := range []struct {
+		line string
+		fast bool
+	}{
+		{"[2024-03-11 10:00:00,001] INFO Published 12 orders in 3 ms (com.acme.App)", true},
+		{"[2024-03-11 10:00:00,002] INFO producer/broker/1 state change to [retrying] on orders/0 because kafka server: Request was for a topic or partition that does not exist on this broker (com.acme.Sarama)", false},
+		{"[2024-03-11 10:00:00,003] INFO %4|1709976000.003|MSGSET|rdkafka#producer-1| [thrd:b1:9092/1]: b1:9092/1: orders [0]: MessageSet with 1 message(s) (MsgId 0, BaseSeq -1) encountered error: Broker: Not leader for partition (retrying) (com.acme.Rd)", false},
+		{"[2024-03-11 10:00:00,004] WARN Slow call to inventory took 2 s (com.acme.App)", true},
+		{"[2024-03-11 10:00:00,005] WARN Failed to send the batch (com.acme.App)", false},
+	} {
+		n := p.skimSt.taken
+		p.Line([]byte(c.line), emit)
+		if got := p.skimSt.taken > n; got != c.fast {
+			t.Errorf("fast path %v, want %v: %s", got, c.fast, c.line)
+		}
+	}
+}
+
+// Every era a quiet logger's record marks is one QuietEras names, so a
+// store that leaves them out can still give it.
+func TestQuietEras(t *testing.T) {
+	loggers, _ := QuietRecords()
+	for _, lg := range loggers {
+		for _, msg := range []string{"[Log partition=t-0, dir=/d] Rolled new log segment", "[LocalLog partition=t-0, dir=/d] x", "Deleting segment 0"} {
+			p := New(time.UTC)
+			p.markEraOf(loggerClass([]byte(lg)), []byte(lg), []byte(msg))
+			var hinted Era
+			for _, h := range QuietEras() {
+				if h.Logger == lg && strings.HasPrefix(msg, h.MsgPrefix) {
+					hinted |= h.Era
+				}
+			}
+			if p.Stats.Eras != hinted {
+				t.Errorf("%s %q marks era %b, QuietEras gives %b", lg, msg, p.Stats.Eras, hinted)
+			}
+		}
+	}
+}
