@@ -3,7 +3,6 @@ package source
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -238,13 +237,6 @@ type chainState struct {
 	pos   int
 }
 
-type mergeHeap []*chainState
-
-func (h mergeHeap) Len() int { return len(h) }
-func (h mergeHeap) Less(i, j int) bool {
-	return before(&h[i].batch[h[i].pos], &h[j].batch[h[j].pos])
-}
-
 // before is the merge order of files and store streams alike: earliest
 // first, the lower source index among equal times.
 func before(a, b *Item) bool {
@@ -297,15 +289,6 @@ func (b *batcher) flush() {
 	}
 	b.out <- b.batch
 	b.batch = make([]Item, 0, b.size)
-}
-
-func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*chainState)) }
-func (h *mergeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // maxChains bounds how many logs one merge takes: past it the chains are
@@ -400,22 +383,22 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 	}
 	// No ctx here: every reader closes its channel soon after ctx is done,
 	// having handed on what it read, and all of that is merged.
-	h := make(mergeHeap, 0, len(states))
+	h := merger[*chainState]{head: func(st *chainState) *Item { return &st.batch[st.pos] }}
 	for _, st := range states {
 		if st.next() {
-			h = append(h, st)
+			h.xs = append(h.xs, st)
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	for h.Len() > 0 {
-		st := h[0]
+		st := h.first()
 		it := &st.batch[st.pos]
 		fn(it.Src, &it.Ev)
 		st.pos++
 		if st.pos < len(st.batch) || st.next() {
-			heap.Fix(&h, 0)
+			h.moved()
 		} else {
-			heap.Pop(&h)
+			h.drop()
 		}
 	}
 }
