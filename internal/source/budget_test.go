@@ -20,10 +20,10 @@ import (
 // past the limit, opens failed with "too many open files".
 func TestManyFilesFewDescriptors(t *testing.T) {
 	dir := t.TempDir()
-	const files = 120
+	const files = 60
 	for i := range files {
 		var b strings.Builder
-		for j := range 400 {
+		for j := range 300 {
 			fmt.Fprintf(&b, "[2024-01-01 10:%02d:%02d,%03d] INFO [Broker id=1] Leader t%d-%d starts at leader epoch 1 from offset 0 with high watermark 0 ISR [1] addingReplicas [] removingReplicas []. Previous leader epoch was 0. (state.change.logger)\n", j/60%60, j%60, i, i, j)
 			fmt.Fprintf(&b, "[2024-01-01 10:%02d:%02d,%03d] INFO noise line %d of file %d (kafka.server.ReplicaFetcherThread)\n", j/60%60, j%60, i, j, i)
 		}
@@ -60,11 +60,11 @@ func TestManyFilesFewDescriptors(t *testing.T) {
 		t.Fatalf("descriptor slots %d", rd.budget.fds.cap())
 	}
 	for _, s := range rd.Sources {
-		if s.Err != nil || s.Stats.Events != 400 {
+		if s.Err != nil || s.Stats.Events != 300 {
 			t.Errorf("%s: err %v, %d events", s.Path, s.Err, s.Stats.Events)
 		}
 	}
-	if len(got) != files*400 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if len(got) != files*300 || strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("%d events with 3 descriptors, %d with many; the merges differ", len(got), len(want))
 	}
 }
