@@ -209,6 +209,7 @@ func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Pha
 		if at.After(e.End) {
 			e.End = at
 		}
+		t.moved(e)
 	} else if metadata {
 		bt.Repeats++
 	}

@@ -27,6 +27,8 @@ type partState struct {
 	started      time.Time
 	startedCause parser.Cause
 	startedRef   Ref
+	// idx: open episodes in Start order, for matching producer errors.
+	idx matchIndex
 }
 
 // finished is what matching needs of an episode already handed over.
@@ -69,12 +71,9 @@ type Timeline struct {
 	triggers  []trigger
 
 	errs []*ProducerError // waiting for the watermark to pass t + tolerance
-	// retriesOut: per client and topic, the partition whose retry countdown
-	// last reached 0 (for topic-only final failures).
-	retriesOut map[string]map[string]struct {
-		partition int32
-		t         time.Time
-	}
+	// byTopic: each topic's open episodes in Start order, for final
+	// failures that name only the topic.
+	byTopic map[string]*matchIndex
 
 	Clients   map[string]*Client
 	srcClient map[int]string
@@ -115,10 +114,7 @@ func New(cfg Config, sink Sink) *Timeline {
 		recentDecisions: map[int32][]Key{},
 		life:            map[int32]*brokerLife{},
 		lastSeen:        map[int32]time.Time{},
-		retriesOut: map[string]map[string]struct {
-			partition int32
-			t         time.Time
-		}{},
+		byTopic:         map[string]*matchIndex{},
 	}
 }
 
@@ -279,6 +275,7 @@ func (t *Timeline) touch(e *Episode, at time.Time, ref Ref) {
 	if at.After(e.LastActivity) {
 		e.LastActivity = at
 	}
+	t.moved(e)
 	if len(e.Evidence) < maxEvidence {
 		e.Evidence = append(e.Evidence, ref)
 	}
@@ -407,13 +404,20 @@ func (t *Timeline) emit(done []*Episode) {
 	sort.Slice(done, func(i, j int) bool { return lessEpisode(done[i], done[j]) })
 	for _, e := range done {
 		delete(t.episodes, e.Key)
+		t.unindex(e)
 		tp := TP{e.Topic, e.Partition}
 		ps := t.parts[tp]
 		if ps != nil {
-			for i, o := range ps.open {
-				if o == e {
-					ps.open = append(ps.open[:i], ps.open[i+1:]...)
-					break
+			if len(ps.open) > 0 && ps.open[0] == e {
+				// Oldest first, the usual case: no copy of the rest.
+				ps.open[0] = nil
+				ps.open = ps.open[1:]
+			} else {
+				for i, o := range ps.open {
+					if o == e {
+						ps.open = append(ps.open[:i], ps.open[i+1:]...)
+						break
+					}
 				}
 			}
 			if ps.maxEmitted == Unknown || e.LeaderEpoch > ps.maxEmitted {

@@ -145,6 +145,10 @@ type Episode struct {
 	// LastActivity: the last time a line added something new to it; an
 	// episode quiet for Config.Quiet is over (live views show it as done).
 	LastActivity time.Time
+	// mi: its positions in the partition's and the topic's match index
+	// (matchindex.go), once it has a Start.
+	mi      [2]int32
+	indexed bool
 }
 
 // Clone returns a deep copy, for handing an episode to another goroutine.
@@ -201,6 +205,10 @@ const (
 	MatchNone Match = iota
 	MatchDuring
 	MatchAfter
+	// MatchOther: not an error a leader change causes (NOT_ENOUGH_REPLICAS,
+	// OUT_OF_ORDER_SEQUENCE_NUMBER, timeouts): reported, never matched.
+	MatchOther
+	NumMatch
 )
 
 func (m Match) String() string {
@@ -209,28 +217,35 @@ func (m Match) String() string {
 		return "during"
 	case MatchAfter:
 		return "after"
+	case MatchOther:
+		return "not_leadership"
 	}
 	return "none"
 }
 
 // ProducerError is one producer-side error and what explains it.
 type ProducerError struct {
-	Time         time.Time
-	ClientID     string
-	Topic        string
-	Partition    int32 // Unknown when only the topic was named and no partition could be inferred
+	Time      time.Time
+	ClientID  string
+	Topic     string
+	Partition int32 // Unknown when the lines name only the topic (see Candidates)
+	// Candidates: the partitions a topic-only final failure may be, when
+	// the producer's exhausted retries name several (sorted).
+	Candidates   []int32
 	Error        string
 	AttemptsLeft int64 // -1 unknown
 	Final        bool
-	// Inferred: the partition was not in the line; it was attributed from
-	// the producer's exhausted retries or an election covering the time.
-	Inferred bool
+	// Leadership: the error is one a leader change causes (parser.Leadership);
+	// other errors are reported under their code and never matched.
+	Leadership bool
 	// BrokerSide: the error was logged by the broker that rejected it.
 	BrokerSide bool
 	Match      Match
 	Election   *Key
 	Lag        time.Duration // for MatchAfter: time since the election ended
-	Ref        Ref
+	// Ref: the first line it was built from; Lines: all of them.
+	Ref   Ref
+	Lines []Ref
 }
 
 // Burst groups episodes that started within Config.BurstGap of each other
@@ -345,6 +360,10 @@ type Config struct {
 	// TriggerWindow: how long after a trigger a decision may be blamed on
 	// it. Default 60s.
 	TriggerWindow time.Duration
+	// SettleErrors: match an error that only a still-active election could
+	// cover once that election is quiet (audit); live views show errors at
+	// once instead.
+	SettleErrors bool
 	// MaxOpen bounds episodes held in memory; past it the oldest are
 	// finished early and counted in Stats.Evicted. Default 1,000,000.
 	MaxOpen int

@@ -66,7 +66,7 @@ type Collector struct {
 	brokers   map[int32]*brokerAgg
 
 	Errors     int
-	ByMatch    [3]int
+	ByMatch    [timeline.NumMatch]int
 	Finals     int
 	ByError    map[string]int
 	Lags       quantile.Durs

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/quantile"
@@ -21,6 +22,8 @@ type JSONWriter struct {
 	line []byte
 	enc  *json.Encoder
 	loc  *time.Location
+	// Path names a source by its index, for producer errors' lines.
+	Path func(src int) string
 	// Err is the first write error (a closed pipe, a full disk).
 	Err error
 }
@@ -216,31 +219,39 @@ type JSONKey struct {
 	LeaderEpoch int32  `json:"leader_epoch"`
 }
 
-// JSONProducerError is the "producer_error" record.
+// JSONProducerError is the "producer_error" record: one client event, a
+// failed send attempt the client retried or a batch it gave up.
 type JSONProducerError struct {
-	Type         string   `json:"type"`
-	Time         *string  `json:"time"`
-	ClientID     *string  `json:"client_id"`
-	Topic        string   `json:"topic"`
-	Partition    *int32   `json:"partition"`
+	Type      string  `json:"type"`
+	Time      *string `json:"time"`
+	ClientID  *string `json:"client_id"`
+	Topic     string  `json:"topic"`
+	Partition *int32  `json:"partition"`
+	// Candidates: where the partition is null, the partitions the lines
+	// leave possible.
+	Candidates   []int32  `json:"candidates,omitempty"`
 	Error        string   `json:"error"`
 	AttemptsLeft *int64   `json:"attempts_left"`
 	Final        bool     `json:"final"`
-	Inferred     bool     `json:"inferred"`
+	Lines        []string `json:"lines"`
 	BrokerSide   bool     `json:"broker_side,omitempty"`
 	Match        string   `json:"match"`
 	Election     *JSONKey `json:"election"`
 	LagMs        *int64   `json:"lag_ms"`
-	Line         int64    `json:"line"`
-	Source       int      `json:"source"`
 }
 
 // ProducerErrorRecord builds the JSON form of a producer error.
 func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProducerError {
 	jp := JSONProducerError{
 		Type: "producer_error", Time: j.tm(pe.Time), Topic: pe.Topic, Partition: optInt(pe.Partition),
-		Error: pe.Error, Final: pe.Final, Inferred: pe.Inferred, BrokerSide: pe.BrokerSide,
-		Match: pe.Match.String(), Line: pe.Ref.Line, Source: pe.Ref.Source,
+		Error: pe.Error, Final: pe.Final, BrokerSide: pe.BrokerSide,
+		Match: pe.Match.String(), Lines: make([]string, 0, len(pe.Lines)),
+	}
+	if pe.Partition == parser.Unknown && len(pe.Candidates) > 0 {
+		jp.Candidates = pe.Candidates
+	}
+	for _, r := range pe.Lines {
+		jp.Lines = append(jp.Lines, j.ref(r))
 	}
 	if pe.ClientID != "" {
 		id := pe.ClientID
@@ -258,6 +269,19 @@ func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProduce
 		jp.LagMs = &ms
 	}
 	return jp
+}
+
+// ref names a line as "file:line", the file as the source records and
+// findings name it.
+func (j *JSONWriter) ref(r timeline.Ref) string {
+	name := ""
+	if j.Path != nil {
+		name = j.Path(r.Source)
+	}
+	if name == "" {
+		name = "source " + strconv.Itoa(r.Source)
+	}
+	return name + ":" + strconv.FormatInt(r.Line, 10)
 }
 
 // ProducerError writes a "producer_error" line.

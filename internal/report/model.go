@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -108,6 +109,9 @@ func New(c *Collector, tl *timeline.Timeline, sources []source.Info, interrupted
 		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),
 		OrphanLines: tl.Stats.Orphans, LateLines: tl.Stats.Late, Interrupted: interrupted,
 	}
+	if n := c.ByMatch[timeline.MatchOther]; n > 0 {
+		r.Summary.Matched["not_leadership"] = n
+	}
 	return r
 }
 
@@ -130,4 +134,14 @@ func (r *Report) WriteJSON(j *JSONWriter) error {
 	}
 	j.Any(r.Summary)
 	return j.Flush()
+}
+
+// SourcePath names source i as its source record does.
+func (m *Report) SourcePath(i int) string {
+	for _, s := range m.Sources {
+		if s.Index == i {
+			return textfmt.Clean(s.Path)
+		}
+	}
+	return ""
 }

@@ -52,6 +52,12 @@ func (f *finisher) capabilities() {
 		return out
 	}
 
+	for _, s := range f.sources {
+		if s.UndatedErrors > 0 {
+			f.capability("logs", fmt.Sprintf("%s is a producer log with %d undated errors (exception lines with no timestamped record above them): they cannot be placed in time, so no election is matched to them",
+				filepath.ToSlash(f.name(s.Index)), s.UndatedErrors), map[string]any{"file": f.name(s.Index), "undated_errors": s.UndatedErrors})
+		}
+	}
 	if len(f.sources) > 0 && len(brokerSrc) == 0 {
 		f.capability("logs", "no broker logs given: elections cannot be reconstructed, so producer errors stay unexplained and no cluster-side verdict is possible", nil)
 	}

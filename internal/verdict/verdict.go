@@ -255,6 +255,8 @@ type SourceFacts struct {
 	Controllers []int32
 	Producers   []string
 	Records     int64
+	// UndatedErrors: producer exception lines no record dates.
+	UndatedErrors int64
 }
 
 // Facts builds the facts of a source that has been read. kind and era are
@@ -264,7 +266,7 @@ func Facts(s *source.Source, kind, era string) SourceFacts {
 	st := &s.Stats
 	f := SourceFacts{
 		Index: s.Index, Path: s.Path, Kind: kind, Era: era, Eras: st.Eras,
-		First: st.First, Last: st.Last, Records: st.Records,
+		First: st.First, Last: st.Last, Records: st.Records, UndatedErrors: st.UndatedErrors,
 		Brokers:     append([]int32(nil), st.Brokers...),
 		Controllers: append([]int32(nil), st.Controllers...),
 		Producers:   append([]string(nil), st.Producers...),
