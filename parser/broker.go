@@ -626,9 +626,15 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 		ev.Leader = int32(v)
 	}
 	if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 && role == RoleLeader {
-		e := bytes.IndexAny(body[isr+5:], " ,")
+		// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
+		// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
+		v := body[isr+5:]
+		e := bytes.IndexAny(v, " ,")
+		if len(v) > 0 && v[0] == '[' {
+			e = bytes.IndexByte(v, ']') + 1
+		}
 		if e > 0 {
-			ev.ISR = parseIntList(body[isr+5 : isr+5+e])
+			ev.ISR = parseIntList(v[:e])
 		}
 	}
 	p.send()

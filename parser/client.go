@@ -3,7 +3,6 @@ package parser
 import (
 	"bytes"
 	"strings"
-	"time"
 )
 
 // clientID finds the producer's client id: the "[Producer clientId=X]"
@@ -115,6 +114,41 @@ func LeaderRelated(e string) bool {
 	return false
 }
 
+// Leadership reports whether a producer error is one a leader change
+// causes: the partition's leader moved (NOT_LEADER_*), is being elected
+// (LEADER_NOT_AVAILABLE) or its epoch moved (FENCED/UNKNOWN_LEADER_EPOCH).
+// NOT_ENOUGH_REPLICAS, OUT_OF_ORDER_SEQUENCE_NUMBER, timeouts and the
+// rest are reported under their own code and matched to no election.
+func Leadership(e string) bool {
+	// By prefix: a line may glue more text to the name (a token up to
+	// the next space, control sequences included).
+	for _, n := range [...]string{"NOT_LEADER_OR_FOLLOWER", "NOT_LEADER_FOR_PARTITION", "LEADER_NOT_AVAILABLE",
+		"FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH"} {
+		if strings.HasPrefix(e, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// undatedError counts an exception line of a producer's send failure
+// that no record dates ("org.apache.kafka.common.errors.
+// NotLeaderForPartitionException: …", "…TimeoutException: Expiring 1
+// record(s) for T-P: …"): the log is a producer's, its time unknown.
+func (p *Parser) undatedError(line []byte) bool {
+	l := bytes.TrimLeft(line, " \t")
+	l = bytes.TrimPrefix(l, []byte("Caused by: "))
+	if !bytes.HasPrefix(l, []byte("org.apache.kafka.common.errors.")) {
+		return false
+	}
+	if e := errorName(l); e == "" || e == "NETWORK_EXCEPTION" {
+		return false
+	}
+	p.Stats.UndatedErrors++
+	p.Stats.Eras |= EraProducer
+	return true
+}
+
 // sender: the Java producer's Sender lines (client.md §3.2, §3.3).
 func (p *Parser) sender() bool {
 	r := &p.rec
@@ -155,10 +189,9 @@ func (p *Parser) sender() bool {
 			e = bytes.TrimRight(e, ".,")
 			ev.Error = string(e)
 		}
+		ev.Piece = PieceAttempt
 		p.noteErrorEra(ev.Error)
 		p.noteProducer(cid)
-		p.lastRetry.client, p.lastRetry.topic, p.lastRetry.partition, p.lastRetry.t = cid, t, part, r.When()
-		p.lastRetry.attempts = ev.AttemptsLeft
 		p.send()
 		return true
 	case bytes.HasPrefix(s, []byte("Received invalid metadata error in produce request on partition ")):
@@ -167,13 +200,6 @@ func (p *Parser) sender() bool {
 		if !ok {
 			return false
 		}
-		// Logged right after the "Got error" line of the same batch: one
-		// error, not two.
-		lr := &p.lastRetry
-		if lr.client == cid && lr.topic == t && lr.partition == part && r.When().Sub(lr.t) >= 0 && r.When().Sub(lr.t) <= 5*time.Millisecond {
-			lr.topic = ""
-			return true
-		}
 		ev := p.start(KindProducerError)
 		ev.ClientID = cid
 		ev.Topic, ev.Partition = t, part
@@ -181,6 +207,10 @@ func (p *Parser) sender() bool {
 		if ev.Error == "" {
 			return true
 		}
+		// Sender.completeBatch logs this after it retried the batch ("Got
+		// error …", just before) or failed it (the callback's ERROR,
+		// just before): alone, it is the batch's failure.
+		ev.Piece = PieceDetailOrFinal
 		p.noteErrorEra(ev.Error)
 		p.noteProducer(cid)
 		p.send()
@@ -305,6 +335,16 @@ func (p *Parser) clientFailure() {
 	if errName == "" {
 		errName = errorName(msg)
 	}
+	// The exception's own line is one the record was built from.
+	excLine := int64(-1)
+	if len(r.Stack) == 0 && errName != "" {
+		for i, c := range p.pend.conts {
+			if errorName(c) == errName {
+				excLine = p.lineNo + 1 + int64(i)
+				break
+			}
+		}
+	}
 	if errName == "" || errName == "NETWORK_EXCEPTION" {
 		return
 	}
@@ -313,6 +353,10 @@ func (p *Parser) clientFailure() {
 	ev.ClientID = cid
 	ev.Error = errName
 	ev.Final = true
+	ev.Piece = PieceFinal
+	if excLine > 0 {
+		ev.Lines = []int64{ev.Line, excLine}
+	}
 	// Which partition: "topic-partition T-P", "for T-P:" (Expiring ...),
 	// "to topic T and partition P", "to topic T".
 	all := append(append([]byte(nil), body...), exc...)

@@ -256,7 +256,19 @@ type Event struct {
 	Final   bool // the send failed for good (callback / listener), not a retry
 	// TopicOnly: a final failure that named the topic but not the partition.
 	TopicOnly bool
-	Config    map[string]string
+	// Piece: which part of a failed send a producer-error line is; the
+	// parser's assembler joins pieces and emits PieceWhole events only.
+	Piece PieceKind
+	// Conn: the connection a client line names (a broker address), which
+	// scopes its CorrelationID.
+	Conn string
+	// Lines: on an emitted producer error, the physical lines it was built
+	// from, in order; nil when it is Line alone.
+	Lines []int64
+	// Candidates: on a final failure whose partition the lines cannot
+	// decide, the partitions it may be (sorted); Partition is Unknown.
+	Candidates []int32
+	Config     map[string]string
 	// Values: on KindUnknownConfig, the consumer's or admin client's config
 	// block logged just before (what it ran with); nil otherwise.
 	Values  map[string]string

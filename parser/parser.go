@@ -75,6 +75,10 @@ type Stats struct {
 	// Clients: client ids of lines that are not a producer's (Java
 	// consumers, KafkaJS), for source identity.
 	Clients []string
+	// UndatedErrors: a producer's exception lines with no record above
+	// them to give them a time (a file of printStackTrace output, a
+	// paste of the exceptions alone): seen, but not placeable in time.
+	UndatedErrors int64
 	// UnparsedSamples: the first few unparsed lines, for diagnostics.
 	UnparsedSamples []string
 	// ByLogger counts records by the kind of logger that wrote them.
@@ -211,15 +215,6 @@ type Parser struct {
 	lastConfig []byte
 	lastBlock  map[string]string
 
-	// lastRetry pairs the producer's "Received invalid metadata error" line
-	// with the "Got error produce response" line it follows.
-	lastRetry struct {
-		client    string
-		topic     string
-		partition int32
-		t         time.Time
-		attempts  int64
-	}
 	// rdk: the partitions of librdkafka's latest MSGSET errors, which the
 	// BROKERUA line after each repeats. Several broker threads write at
 	// once, so the BROKERUA of one batch may come after another's MSGSET.
@@ -244,7 +239,9 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
-	skimSt       skimState
+	// asm joins the lines of one failed send (assemble.go).
+	asm    assembler
+	skimSt skimState
 }
 
 type tpRef struct {
@@ -303,6 +300,13 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		return
 	}
 	p.skimSync()
+	if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+		if t := indentedRecord(line); t != nil && parseRecord(t, p.loc, &p.rec) {
+			// A whole record indented by a paste, a document or a
+			// collector: a record, not a continuation.
+			line = t
+		}
+	}
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
 		p.continuation(line)
 		return
@@ -322,6 +326,7 @@ func (p *Parser) Flush(emit func(*Event)) {
 	p.skimSync()
 	p.finishPending()
 	p.flushHeld()
+	p.asm.flush(p)
 	if p.haveMax {
 		p.Stats.Last = p.maxRec.When()
 	}
@@ -336,8 +341,36 @@ func (p *Parser) Flush(emit func(*Event)) {
 // so whoever merges several parsers by time must not let later events of
 // other sources pass before it.
 func (p *Parser) Pending() (time.Time, bool) {
-	return p.pend.time, p.pend.kind != pendNone
+	t, ok := p.asm.oldest()
+	if p.pend.kind != pendNone && (!ok || p.pend.time.Before(t)) {
+		return p.pend.time, true
+	}
+	return t, ok
 }
+
+// indentedRecord returns line without its indentation when what follows
+// starts as a timestamped record does ("[2019-03-04 …", "2019-03-04 …",
+// a JSON object); nil otherwise (stack frames, config blocks).
+func indentedRecord(line []byte) []byte {
+	i := 0
+	for i < len(line) && i < 64 && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	t := line[i:]
+	if len(t) < 20 {
+		return nil
+	}
+	switch {
+	case t[0] == '[' && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]) && isDigit(t[4]) && t[5] == '-':
+	case isDigit(t[0]) && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]) && t[4] == '-':
+	case t[0] == '{' && t[1] == '"':
+	default:
+		return nil
+	}
+	return t
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // looksLikeHeader is the cheap test that keeps stack-trace lines away from
 // the layout parsers.
@@ -360,6 +393,9 @@ func (p *Parser) continuation(line []byte) {
 	if !p.haveRecord || bytes.IndexByte(line, 0) >= 0 {
 		// Before the first record, or NULs (preallocated space after a
 		// crash, binary garbage): not part of any record.
+		if !p.haveRecord && p.undatedError(line) {
+			return
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			p.Stats.NotUnderstood++
 		}
@@ -431,6 +467,9 @@ func (p *Parser) record(line []byte) {
 		p.haveMax = true
 	}
 	p.lastKey = k
+	if p.asm.holding() {
+		p.asm.advance(p, r.When())
+	}
 	if len(p.held) > 0 && !saramaSeq(r.Msg) {
 		p.flushHeld()
 	}
@@ -661,8 +700,16 @@ func (p *Parser) start(kind Kind) *Event {
 }
 
 func (p *Parser) send() {
+	if p.ev.Kind == KindProducerError || p.asm.holding() {
+		p.push(&p.ev)
+		return
+	}
+	p.out(&p.ev)
+}
+
+func (p *Parser) out(ev *Event) {
 	p.Stats.Events++
-	p.emit(&p.ev)
+	p.emit(ev)
 }
 
 type loggerKind uint8

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,24 @@ func TestProducerConfigBlock(t *testing.T) {
 	}
 	if evs[0].Config["retries"] != "0" || evs[0].ClientID != "binlog-producer" || evs[1].Text != "0.10.2.1" {
 		t.Errorf("config %v version %q", evs[0].Config, evs[1].Text)
+	}
+}
+
+// The leader's line names the ISR the change set: a KRaft line's list has
+// commas and is followed by ", adding replicas" (035).
+func TestLeaderLineISR(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		isr  []int32
+	}{
+		{`[2025-03-28 19:14:32,520] INFO [Broker id=1] Leader kraft-test-0 with topic id Some(WLjTDIMVTMiyaNabGbe6cQ) starts at leader epoch 135 from offset 3297 with partition epoch 261, high watermark 3297, ISR [3,2,1], adding replicas [] and removing replicas [] . Previous leader Some(3) and previous leader epoch was 134. (state.change.logger)`, []int32{3, 2, 1}},
+		{`[2021-04-28 16:12:30,890] INFO [Broker id=0] Leader erstesTopic-1 starts at leader epoch 10 from offset 0 with high watermark 0 ISR [0] addingReplicas [] removingReplicas []. Previous leader epoch was 9. (state.change.logger)`, []int32{0}},
+		{`[2020-03-26 11:38:33,078] INFO [Broker id=0] Leader test-1 starts at leader epoch 1 from offset 0 with high watermark 0 ISR 0 addingReplicas  removingReplicas .Previous leader epoch was 0. (state.change.logger)`, []int32{0}},
+	} {
+		evs := parseAll(c.line)
+		if len(evs) != 1 || !slices.Equal(evs[0].ISR, c.isr) {
+			t.Errorf("%.60s…: %+v, want ISR %v", c.line, evs, c.isr)
+		}
 	}
 }
 

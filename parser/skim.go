@@ -259,6 +259,7 @@ func (p *Parser) skimSync() {
 // rule lines quietKeep keeps). A log store may leave their records out of
 // its answer (QuietRecords).
 var quietLoggers = []string{
+	"kafka.log.Log", "kafka.log.UnifiedLog", "kafka.log.LocalLog", "kafka.log.LocalLog$",
 	"kafka.log.LogCleaner", "kafka.log.LogCleanerManager$", "kafka.log.LogSegment", "kafka.log.ProducerStateManager",
 	"kafka.log.TimeIndex", "kafka.log.OffsetIndex", "kafka.log.TransactionIndex",
 	"kafka.coordinator.group.GroupCoordinator", "kafka.coordinator.group.GroupMetadataManager",
@@ -268,7 +269,7 @@ var quietLoggers = []string{
 // quietKeep: words that make a quiet logger's record one a rule (or the
 // source summary) reads after all: the coordinator's rule starts, what
 // configNotice and brokerIdentity look for.
-var quietKeep = slices.Concat(ruleStarts[lgCoordinator], []string{
+var quietKeep = slices.Concat(ruleStarts[lgCoordinator], ruleStarts[lgLog], []string{
 	unknownKeyHead, unusedKeysHead, "Config values:", "heartbeat", "BrokerToControllerChannelManager", "-to-controller",
 })
 
@@ -279,4 +280,20 @@ var quietKeep = slices.Concat(ruleStarts[lgCoordinator], []string{
 // source summary's counts (lines, records) differ.
 func QuietRecords() (loggers, keep []string) {
 	return slices.Clone(quietLoggers), slices.Clone(quietKeep)
+}
+
+// EraHint is an era a source's quiet records name (markEra): a store that
+// leaves them out asks which streams hold a record of Logger whose message
+// begins with MsgPrefix ("" for any), and gives those streams the era.
+type EraHint struct {
+	Logger, MsgPrefix string
+	Era               Era
+}
+
+// QuietEras lists the eras only quiet records mark.
+func QuietEras() []EraHint {
+	return []EraHint{
+		{Logger: "kafka.log.Log", MsgPrefix: "[Log partition=", Era: EraLogPrefix},
+		{Logger: "kafka.log.UnifiedLog", Era: EraUnifiedLog},
+	}
 }

@@ -159,6 +159,13 @@ func TestQuietRecords(t *testing.T) {
 		k := loggerClass([]byte(lg))
 		switch {
 		case k == lgNone && brokerInternal([]byte(lg)):
+		case k == lgLog:
+			for _, w := range ruleStarts[k] {
+				if !slices.Contains(keep, w) {
+					t.Errorf("%s: rule start %q not kept", lg, w)
+				}
+			}
+			continue
 		case k == lgCoordinator:
 			for _, w := range ruleStarts[k] {
 				if !slices.Contains(keep, w) {
@@ -196,6 +203,27 @@ func TestSkimLeavesLibraryLines(t *testing.T) {
 		p.Line([]byte(c.line), emit)
 		if got := p.skimSt.taken > n; got != c.fast {
 			t.Errorf("fast path %v, want %v: %s", got, c.fast, c.line)
+		}
+	}
+}
+
+// Every era a quiet logger's record marks is one QuietEras names, so a
+// store that leaves them out can still give it.
+func TestQuietEras(t *testing.T) {
+	loggers, _ := QuietRecords()
+	for _, lg := range loggers {
+		for _, msg := range []string{"[Log partition=t-0, dir=/d] Rolled new log segment", "[LocalLog partition=t-0, dir=/d] x", "Deleting segment 0"} {
+			p := New(time.UTC)
+			p.markEraOf(loggerClass([]byte(lg)), []byte(lg), []byte(msg))
+			var hinted Era
+			for _, h := range QuietEras() {
+				if h.Logger == lg && strings.HasPrefix(msg, h.MsgPrefix) {
+					hinted |= h.Era
+				}
+			}
+			if p.Stats.Eras != hinted {
+				t.Errorf("%s %q marks era %b, QuietEras gives %b", lg, msg, p.Stats.Eras, hinted)
+			}
 		}
 	}
 }

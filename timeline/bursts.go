@@ -2,11 +2,11 @@ package timeline
 
 import "time"
 
-// InBurst reports whether e is grouped into bursts at all: a leadership
-// transition that was not a re-sent election. A controller re-sending
-// what it had decided before (after a failover) is no new election: it
-// neither joins a burst nor splits the one it falls in.
-func InBurst(e *Episode) bool { return e.Transition && !e.Resent }
+// InBurst reports whether e is grouped into bursts at all: an election
+// (IsElection). A controller re-sending what it had decided before (after
+// a failover) or state carried over from before the logs is no new
+// election: it neither joins a burst nor splits the one it falls in.
+func InBurst(e *Episode) bool { return e.IsElection() }
 
 // Joins reports whether e, taken after the elections already in b, is
 // part of it: the same cause, starting within gap of b's latest start and
@@ -30,7 +30,7 @@ func (b *Burst) Add(e *Episode) {
 		b.End = e.Start
 	}
 	b.Episodes++
-	d := e.Duration()
+	d := e.Took()
 	b.Durations = append(b.Durations, d)
 	if b.Episodes == 1 || d > b.SlowestDur {
 		b.Slowest, b.SlowestDur = e.Key, d

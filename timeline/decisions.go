@@ -13,6 +13,13 @@ type trigger struct {
 	controller int32
 	topic      string
 	partition  int32
+	// count: the partitions a KRaft controller line says it is changing
+	// ("handleBrokerFenced: changing N partition(s)"): the line is the
+	// decision of each of them.
+	count int32
+	ref   Ref
+	// lastSeen: the failed broker's last line before this trigger.
+	lastSeen time.Time
 }
 
 func (t *Timeline) applyDecision(e *Episode, at time.Time, controller, ctrlEpoch int32, cause parser.Cause, unclean bool) {
@@ -113,6 +120,11 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 			}
 		}
 		t.applyDecision(e, ev.Time, ev.Controller, ctrlEpoch, ev.Cause, ev.Unclean)
+		if ev.Broker == Unknown {
+			// "Sending become-leader ... to broker B" only sends a state
+			// that may have been chosen before the logs.
+			e.chosen = true
+		}
 		t.touch(e, ev.Time, ref)
 		if ev.Controller != Unknown && ev.Broker == Unknown {
 			if d := t.recentDecisions[ev.Controller]; len(d) < 100000 && (len(d) == 0 || d[len(d)-1] != e.Key) {
@@ -188,6 +200,18 @@ func (t *Timeline) pickTrigger(e *Episode, at, latest time.Time) bool {
 		}
 		e.Cause = tr.cause
 		e.CauseBrokers = tr.brokers
+		if (tr.cause == parser.CauseBrokerFailure || tr.cause == parser.CauseBrokerFenced) && !tr.lastSeen.IsZero() {
+			e.DetectFrom = tr.lastSeen
+		}
+		if tr.count > 0 && e.Decided.IsZero() && at.Sub(tr.t) <= 5*time.Second {
+			// KRaft logs no per-partition decision: the controller line
+			// that changed the partitions is it.
+			e.Decided, e.chosen = tr.t, true
+			if e.Controller == Unknown {
+				e.Controller = tr.controller
+			}
+			t.touch(e, tr.t, tr.ref)
+		}
 		if tr.cause == parser.CauseControllerFailover && e.PreviousLeader >= 0 && t.liveBrokers != nil && !at.Before(t.liveAt) && at.Sub(t.liveAt) <= t.cfg.TriggerWindow && !contains(t.liveBrokers, e.PreviousLeader) {
 			// The new controller found the old leader dead (often the old
 			// controller itself): a broker failure, seen through a failover.

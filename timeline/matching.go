@@ -1,21 +1,28 @@
 package timeline
 
 import (
-	"sort"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
 )
-
-type pendingErr struct {
-	pe *ProducerError
-}
 
 func (t *Timeline) producerError(src int, ev *parser.Event, ref Ref) {
 	t.Stats.ProducerErrs++
 	pe := &ProducerError{
 		Time: ev.Time, ClientID: ev.ClientID, Topic: ev.Topic, Partition: ev.Partition, Error: ev.Error,
 		AttemptsLeft: ev.AttemptsLeft, Final: ev.Final, Ref: ref, BrokerSide: ev.Broker != Unknown,
+		Leadership: parser.Leadership(ev.Error),
+	}
+	if ev.Partition == Unknown && len(ev.Candidates) > 0 {
+		pe.Candidates = append([]int32(nil), ev.Candidates...)
+	}
+	if len(ev.Lines) > 0 {
+		pe.Lines = make([]Ref, len(ev.Lines))
+		for i, l := range ev.Lines {
+			pe.Lines[i] = Ref{Source: src, Line: l}
+		}
+	} else {
+		pe.Lines = []Ref{ref}
 	}
 	if ev.ClientID != "" {
 		t.srcClient[src] = ev.ClientID
@@ -24,29 +31,6 @@ func (t *Timeline) producerError(src int, ev *parser.Event, ref Ref) {
 		pe.ClientID = id
 		if c := t.Clients[id]; c != nil {
 			c.Errors++
-		}
-	}
-	if ev.AttemptsLeft == 0 && ev.Partition != Unknown {
-		m := t.retriesOut[pe.ClientID]
-		if m == nil {
-			m = map[string]struct {
-				partition int32
-				t         time.Time
-			}{}
-			t.retriesOut[pe.ClientID] = m
-		}
-		m[ev.Topic] = struct {
-			partition int32
-			t         time.Time
-		}{ev.Partition, ev.Time}
-	}
-	if ev.TopicOnly {
-		pe.Partition = Unknown
-		pe.Inferred = true
-		if m := t.retriesOut[pe.ClientID]; m != nil {
-			if r, ok := m[ev.Topic]; ok && ev.Time.Sub(r.t) <= 30*time.Second && ev.Time.Sub(r.t) >= 0 {
-				pe.Partition = r.partition
-			}
 		}
 	}
 	t.errs = append(t.errs, pe)
@@ -60,7 +44,10 @@ func (t *Timeline) matchErrors(before time.Time, all bool) {
 			n++
 			continue
 		}
-		t.match(pe)
+		if !t.match(pe, all) {
+			t.errs[n] = pe
+			n++
+		}
 	}
 	for i := n; i < len(t.errs); i++ {
 		t.errs[i] = nil
@@ -68,75 +55,159 @@ func (t *Timeline) matchErrors(before time.Time, all bool) {
 	t.errs = t.errs[:n]
 }
 
-func (t *Timeline) match(pe *ProducerError) {
-	tol := t.cfg.SkewTolerance
-	var cands []*Episode
-	if pe.Partition != Unknown {
-		if ps := t.parts[TP{pe.Topic, pe.Partition}]; ps != nil {
-			cands = ps.open
+// moved keeps the match indexes in step with an episode's Start and End.
+func (t *Timeline) moved(e *Episode) {
+	if e.Start.IsZero() {
+		return
+	}
+	ps := t.part(TP{e.Topic, e.Partition})
+	bt := t.byTopic[e.Topic]
+	if bt == nil {
+		bt = &matchIndex{}
+		t.byTopic[e.Topic] = bt
+	}
+	if !e.indexed {
+		e.indexed = true
+		ps.idx.add(e, byPartition)
+		bt.add(e, byTopic)
+		return
+	}
+	ps.idx.moved(e, byPartition)
+	bt.moved(e, byTopic)
+}
+
+func (t *Timeline) unindex(e *Episode) {
+	if !e.indexed {
+		return
+	}
+	if ps := t.parts[TP{e.Topic, e.Partition}]; ps != nil {
+		ps.idx.remove(e, byPartition)
+	}
+	if bt := t.byTopic[e.Topic]; bt != nil {
+		bt.remove(e, byTopic)
+		if len(bt.eps) == bt.dead {
+			delete(t.byTopic, e.Topic)
 		}
-	} else if pe.Inferred {
-		// Topic only: any partition of the topic whose election covers it.
-		for tp, ps := range t.parts {
-			if tp.Topic != pe.Topic {
+	}
+	e.indexed = false
+}
+
+// matchStart and matchEnd are the one place matching reads an election's
+// window (first to last line today), so that what counts as the election
+// for producers can change here; whatever moves them must call
+// Timeline.moved.
+func (e *Episode) matchStart() time.Time { return e.Start }
+func (e *Episode) matchEnd() time.Time   { return e.End }
+
+// electionTimes is the same window for an election already handed over.
+func electionTimes(start, end time.Time) (time.Time, time.Time) { return start, end }
+
+// match classifies one producer error against the elections of its
+// partition (or, where the partition is unknown, of its candidates or its
+// topic). An error a leader change does not cause is matched to nothing.
+//
+// An error that only an election still going on could cover (it ended
+// before the error so far, but is not quiet yet: its last lines may still
+// come) waits until it is quiet, with Config.SettleErrors and unless final:
+// matching it now would call "after" what the election's later lines put
+// inside it.
+func (t *Timeline) match(pe *ProducerError, final bool) bool {
+	pe.Match, pe.Election, pe.Lag = MatchNone, nil, 0
+	if !pe.Leadership {
+		pe.Match = MatchOther
+		t.sink.ProducerError(pe)
+		return true
+	}
+	tol, stale := t.cfg.SkewTolerance, t.cfg.StaleWindow
+	var f found
+	switch {
+	case pe.Partition != Unknown:
+		if ps := t.parts[TP{pe.Topic, pe.Partition}]; ps != nil {
+			f = ps.idx.lookup(pe.Time, tol, stale, false)
+			if f.during == nil && f.after == nil {
+				t.matchRecent(pe, ps)
+				t.sink.ProducerError(pe)
+				return true
+			}
+		}
+	case len(pe.Candidates) > 0:
+		for _, p := range pe.Candidates {
+			ps := t.parts[TP{pe.Topic, p}]
+			if ps == nil {
 				continue
 			}
-			for _, e := range ps.open {
-				if !pe.Time.Before(e.Start.Add(-tol)) && !pe.Time.After(e.End.Add(tol)) {
-					cands = append(cands, e)
-				}
-			}
+			f = merge(f, ps.idx.lookup(pe.Time, tol, stale, false))
 		}
-		sort.Slice(cands, func(i, j int) bool {
-			if !cands[i].Start.Equal(cands[j].Start) {
-				return cands[i].Start.Before(cands[j].Start)
-			}
-			return cands[i].Partition < cands[j].Partition
-		})
-		if len(cands) > 0 {
-			pe.Partition = cands[len(cands)-1].Partition
+	default:
+		if bt := t.byTopic[pe.Topic]; bt != nil {
+			f = bt.lookup(pe.Time, tol, stale, true)
 		}
 	}
-	var during, after *Episode
+	if !final && t.cfg.SettleErrors && f.during == nil && f.after != nil && t.watermark.Sub(f.after.LastActivity) < t.cfg.Quiet {
+		return false
+	}
+	switch {
+	case f.during != nil:
+		pe.Match = MatchDuring
+		if !f.moreDuring {
+			k := f.during.Key
+			pe.Election = &k
+			f.during.ProducerErrors++
+		}
+	case f.after != nil:
+		pe.Match = MatchAfter
+		pe.Lag = pe.Time.Sub(f.after.matchEnd())
+		if !f.moreAfter {
+			k := f.after.Key
+			pe.Election = &k
+			f.after.ProducerErrors++
+		}
+	}
+	t.sink.ProducerError(pe)
+	return true
+}
+
+// merge combines what the candidate partitions' indexes found: an error
+// two of them explain names no election.
+func merge(a, b found) found {
+	switch {
+	case b.during != nil:
+		if a.during != nil {
+			a.moreDuring = true
+			return a
+		}
+		b.moreDuring = b.moreDuring || a.moreDuring
+		return b
+	case a.during != nil:
+		return a
+	case b.after != nil:
+		if a.after != nil {
+			if b.after.End.After(a.after.End) {
+				a.after = b.after
+			}
+			a.moreAfter = true
+			return a
+		}
+		return b
+	}
+	return a
+}
+
+// matchRecent: elections of the partition already handed over (live
+// views hand them over after --quiet, before the stale window is over).
+func (t *Timeline) matchRecent(pe *ProducerError, ps *partState) {
+	tol := t.cfg.SkewTolerance
 	var recentDuring, recentAfter *finished
-	if pe.Partition != Unknown {
-		if ps := t.parts[TP{pe.Topic, pe.Partition}]; ps != nil {
-			for i := range ps.recent {
-				f := &ps.recent[i]
-				if !pe.Time.Before(f.Start.Add(-tol)) && !pe.Time.After(f.End.Add(tol)) {
-					recentDuring = f
-				} else if f.End.Add(tol).Before(pe.Time) && pe.Time.Sub(f.End) <= t.cfg.StaleWindow {
-					recentAfter = f
-				}
-			}
-		}
-	}
-	for _, e := range cands {
-		if !e.Transition {
-			continue
-		}
-		if !pe.Time.Before(e.Start.Add(-tol)) && !pe.Time.After(e.End.Add(tol)) {
-			if during == nil || e.Start.After(during.Start) {
-				during = e
-			}
-		} else if e.End.Add(tol).Before(pe.Time) && pe.Time.Sub(e.End) <= t.cfg.StaleWindow {
-			if after == nil || e.End.After(after.End) {
-				after = e
-			}
+	for i := range ps.recent {
+		f := &ps.recent[i]
+		start, end := electionTimes(f.Start, f.End)
+		if !pe.Time.Before(start.Add(-tol)) && !pe.Time.After(end.Add(tol)) {
+			recentDuring = f
+		} else if end.Add(tol).Before(pe.Time) && pe.Time.Sub(end) <= t.cfg.StaleWindow {
+			recentAfter = f
 		}
 	}
 	switch {
-	case during != nil:
-		pe.Match = MatchDuring
-		k := during.Key
-		pe.Election = &k
-		during.ProducerErrors++
-	case after != nil:
-		pe.Match = MatchAfter
-		k := after.Key
-		pe.Election = &k
-		pe.Lag = pe.Time.Sub(after.End)
-		after.ProducerErrors++
 	case recentDuring != nil:
 		pe.Match = MatchDuring
 		k := recentDuring.Key
@@ -145,9 +216,7 @@ func (t *Timeline) match(pe *ProducerError) {
 		pe.Match = MatchAfter
 		k := recentAfter.Key
 		pe.Election = &k
-		pe.Lag = pe.Time.Sub(recentAfter.End)
-	default:
-		pe.Match = MatchNone
+		_, end := electionTimes(recentAfter.Start, recentAfter.End)
+		pe.Lag = pe.Time.Sub(end)
 	}
-	t.sink.ProducerError(pe)
 }

@@ -90,14 +90,13 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		t.Stats.Orphans++
 		return
 	}
-	e := t.episode(Key{tp.Topic, tp.Partition, epoch}, ev.Time, ref)
+	k := Key{tp.Topic, tp.Partition, epoch}
+	e := t.episode(k, ev.Time, ref)
 	if e == nil {
+		t.latePhase(src, k, ev, ref)
 		return
 	}
-	bt := e.broker(ev.Broker)
-	if bt.First == (Ref{}) {
-		bt.First = ref
-	}
+	bt := t.brokerIn(e, ev.Broker, ev.Time, ref)
 	if bt.Role == parser.RoleUnknown && ev.Role != parser.RoleUnknown {
 		bt.Role = ev.Role
 	}
@@ -144,14 +143,48 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 	// broker's open request. A re-logged epoch (broker restart) does not:
 	// that request's times are not this election's.
 	if ev.Phase == parser.PhaseEpochStart && first {
-		if rq := t.reqs[sb]; rq != nil && !rq.closed && ev.Time.Sub(rq.last) <= t.cfg.Quiet {
-			if rq.role == parser.RoleUnknown || rq.role == ev.Role {
-				if len(rq.members) < 1<<20 {
-					rq.members = append(rq.members, member{key: e.Key, role: ev.Role})
-				}
-				rq.last = ev.Time
+		t.joinRequest(sb, e.Key, ev)
+	}
+}
+
+// joinRequest makes the partition a member of the broker's open request.
+func (t *Timeline) joinRequest(sb srcBroker, k Key, ev *parser.Event) {
+	if rq := t.reqs[sb]; rq != nil && !rq.closed && ev.Time.Sub(rq.last) <= t.cfg.Quiet {
+		if rq.role == parser.RoleUnknown || rq.role == ev.Role {
+			if len(rq.members) < 1<<20 {
+				rq.members = append(rq.members, member{key: k, role: ev.Role})
 			}
+			rq.last = ev.Time
 		}
+	}
+}
+
+// latePhase keeps a phase that came after its episode went quiet (a broker
+// returning and applying an epoch decided while it was gone, however late)
+// as that broker's catch-up: it does not move Start or End. A broker that
+// had already applied the epoch in time is re-logging it: a repeat.
+func (t *Timeline) latePhase(src int, k Key, ev *parser.Event, ref Ref) {
+	e := t.episodes[k]
+	if e == nil || ev.Broker == Unknown {
+		return
+	}
+	bt := e.broker(ev.Broker)
+	if !bt.begun {
+		bt.begun, bt.First, bt.CatchUp, bt.late = true, ref, true, true
+	}
+	if !bt.late {
+		return // re-logged by a broker that applied it in time: counted late
+	}
+	if bt.Role == parser.RoleUnknown && ev.Role != parser.RoleUnknown {
+		bt.Role = ev.Role
+	}
+	if !bt.Phases[ev.Phase].IsZero() {
+		bt.Repeats++
+		return
+	}
+	bt.Phases[ev.Phase] = ev.Time
+	if ev.Phase == parser.PhaseEpochStart {
+		t.joinRequest(srcBroker{src, ev.Broker}, k, ev)
 	}
 }
 
@@ -161,18 +194,22 @@ func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Pha
 	if e == nil {
 		return
 	}
-	bt := e.broker(broker)
+	bt := t.brokerIn(e, broker, at, ref)
 	if bt.Role == parser.RoleUnknown {
 		bt.Role = role
 	}
 	if bt.Phases[ph].IsZero() {
 		bt.Phases[ph] = at
+		if bt.late {
+			return
+		}
 		if at.Before(e.Start) {
 			e.Start = at
 		}
 		if at.After(e.End) {
 			e.End = at
 		}
+		t.moved(e)
 	} else if metadata {
 		bt.Repeats++
 	}
@@ -244,10 +281,12 @@ func (t *Timeline) truncation(src int, ev *parser.Event, ref Ref) {
 	if ev.Broker != Unknown {
 		// The fetcher's truncation is the per-partition "truncated" phase
 		// that 2.6+ no longer writes to state-change.log.
-		bt := e.broker(ev.Broker)
+		bt := t.brokerIn(e, ev.Broker, ev.Time, ref)
 		if bt.Phases[parser.PhaseTruncated].IsZero() {
 			bt.Phases[parser.PhaseTruncated] = ev.Time
-			t.touch(e, ev.Time, ref)
+			if !bt.late {
+				t.touch(e, ev.Time, ref)
+			}
 		}
 	}
 }

@@ -27,6 +27,8 @@ type partState struct {
 	started      time.Time
 	startedCause parser.Cause
 	startedRef   Ref
+	// idx: open episodes in Start order, for matching producer errors.
+	idx matchIndex
 }
 
 // finished is what matching needs of an episode already handed over.
@@ -69,12 +71,9 @@ type Timeline struct {
 	triggers  []trigger
 
 	errs []*ProducerError // waiting for the watermark to pass t + tolerance
-	// retriesOut: per client and topic, the partition whose retry countdown
-	// last reached 0 (for topic-only final failures).
-	retriesOut map[string]map[string]struct {
-		partition int32
-		t         time.Time
-	}
+	// byTopic: each topic's open episodes in Start order, for final
+	// failures that name only the topic.
+	byTopic map[string]*matchIndex
 
 	Clients   map[string]*Client
 	srcClient map[int]string
@@ -84,13 +83,18 @@ type Timeline struct {
 	recentDecisions map[int32][]Key
 	umBatches       []*umBatch
 	liveBrokers     []int32 // brokers a new controller found alive
-	liveAt          time.Time
-	watermark       time.Time
-	lastSweep       time.Time // watermark at the last sweep of open requests and episodes
-	minEnd          time.Time // earliest End among open episodes at the last sweep
-	burst           *Burst
-	nextBurstID     int
-	ready           []*Episode
+	// life: each broker's latest lifecycle lines, for telling a broker
+	// that was not serving when a decision was made; lastSeen: the time of
+	// each broker's latest line from its own logs.
+	life        map[int32]*brokerLife
+	lastSeen    map[int32]time.Time
+	liveAt      time.Time
+	watermark   time.Time
+	lastSweep   time.Time // watermark at the last sweep of open requests and episodes
+	minEnd      time.Time // earliest End among open episodes at the last sweep
+	burst       *Burst
+	nextBurstID int
+	ready       []*Episode
 }
 
 // New returns a timeline that hands finished episodes, errors and bursts to sink.
@@ -108,10 +112,9 @@ func New(cfg Config, sink Sink) *Timeline {
 		srcClient:       map[int]string{},
 		ctrlEpoch:       map[int32]int32{},
 		recentDecisions: map[int32][]Key{},
-		retriesOut: map[string]map[string]struct {
-			partition int32
-			t         time.Time
-		}{},
+		life:            map[int32]*brokerLife{},
+		lastSeen:        map[int32]time.Time{},
+		byTopic:         map[string]*matchIndex{},
 	}
 }
 
@@ -135,6 +138,14 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 		t.watermark = ev.Time
 	}
 	ref := Ref{Source: src, Line: ev.Line}
+	t.seen(ev)
+	if ev.Leader == LeaderDuringDelete && (ev.Kind == parser.KindDecision || ev.Kind == parser.KindPhase) {
+		// The ZK controller's UpdateMetadata for a topic being deleted
+		// states leader -2 (LeaderAndIsr.LeaderDuringDelete): the brokers
+		// drop the partition from their caches; nothing is elected.
+		t.Stats.DeletionMarkers++
+		return
+	}
 	switch ev.Kind {
 	case parser.KindPhase:
 		t.phase(src, ev, ref)
@@ -163,6 +174,7 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 			t.addTrigger(trigger{t: ev.Time, cause: parser.CauseControllerFailover, controller: ev.Controller, partition: Unknown})
 		}
 	case parser.KindBrokerLifecycle:
+		t.lifecycle(ev)
 		if len(t.Stats.BrokerEvents) < maxContext {
 			t.Stats.BrokerEvents = append(t.Stats.BrokerEvents, BrokerEvent{Time: ev.Time, Broker: ev.Broker, Lifecycle: ev.Lifecycle, Ref: ref})
 		}
@@ -241,6 +253,7 @@ func (t *Timeline) episode(k Key, at time.Time, ref Ref) *Episode {
 	if ps.lastEpoch != Unknown && ps.lastEpoch < k.LeaderEpoch {
 		e.PreviousLeader = ps.lastLeader
 	}
+	e.firstSeen = ps.lastEpoch == Unknown
 	if ps.prevHint != Unknown && at.Sub(ps.prevHintAt) <= t.cfg.TriggerWindow {
 		e.PreviousLeader = ps.prevHint
 		ps.prevHint = Unknown
@@ -262,6 +275,7 @@ func (t *Timeline) touch(e *Episode, at time.Time, ref Ref) {
 	if at.After(e.LastActivity) {
 		e.LastActivity = at
 	}
+	t.moved(e)
 	if len(e.Evidence) < maxEvidence {
 		e.Evidence = append(e.Evidence, ref)
 	}
@@ -278,6 +292,7 @@ func (t *Timeline) setLeader(e *Episode, leader int32) {
 	}
 	if p := ps.pending; p != nil && p.leader == leader && e.Start.Sub(p.t) <= t.cfg.TriggerWindow && e.Start.Sub(p.t) >= -time.Second {
 		t.applyDecision(e, p.t, p.controller, p.ctrlEpoch, p.cause, p.unclean)
+		e.chosen = true
 		touchTime := p.t
 		ps.pending = nil
 		t.touch(e, touchTime, p.ref)
@@ -298,12 +313,17 @@ func (t *Timeline) trigger(ev *parser.Event, ref Ref) {
 		ps.started, ps.startedCause, ps.startedRef = ev.Time, ev.Cause, ref
 		return
 	}
-	tr := trigger{t: ev.Time, cause: ev.Cause, brokers: ev.Subjects, controller: ev.Controller, topic: ev.Topic, partition: ev.Partition}
+	tr := trigger{t: ev.Time, cause: ev.Cause, brokers: ev.Subjects, controller: ev.Controller, topic: ev.Topic, partition: ev.Partition, count: ev.Count, ref: ref}
 	if len(tr.brokers) == 0 && len(t.triggers) > 0 {
 		// KRaft "handleBrokerFenced: changing N partition(s)" follows
 		// "Fencing broker X" without naming X again.
 		if last := t.triggers[len(t.triggers)-1]; last.cause == tr.cause && last.controller == tr.controller && tr.t.Sub(last.t) <= time.Second {
-			tr.brokers = last.brokers
+			tr.brokers, tr.lastSeen = last.brokers, last.lastSeen
+		}
+	}
+	if len(ev.Subjects) == 1 && (ev.Cause == parser.CauseBrokerFailure || ev.Cause == parser.CauseBrokerFenced) {
+		if at, ok := t.lastSeen[ev.Subjects[0]]; ok && ev.Time.Sub(at) <= t.cfg.TriggerWindow && !at.After(ev.Time) {
+			tr.lastSeen = at
 		}
 	}
 	t.addTrigger(tr)
@@ -384,13 +404,20 @@ func (t *Timeline) emit(done []*Episode) {
 	sort.Slice(done, func(i, j int) bool { return lessEpisode(done[i], done[j]) })
 	for _, e := range done {
 		delete(t.episodes, e.Key)
+		t.unindex(e)
 		tp := TP{e.Topic, e.Partition}
 		ps := t.parts[tp]
 		if ps != nil {
-			for i, o := range ps.open {
-				if o == e {
-					ps.open = append(ps.open[:i], ps.open[i+1:]...)
-					break
+			if len(ps.open) > 0 && ps.open[0] == e {
+				// Oldest first, the usual case: no copy of the rest.
+				ps.open[0] = nil
+				ps.open = ps.open[1:]
+			} else {
+				for i, o := range ps.open {
+					if o == e {
+						ps.open = append(ps.open[:i], ps.open[i+1:]...)
+						break
+					}
 				}
 			}
 			if ps.maxEmitted == Unknown || e.LeaderEpoch > ps.maxEmitted {
@@ -406,7 +433,11 @@ func (t *Timeline) emit(done []*Episode) {
 		}
 		t.fillRoles(e)
 		e.Resent = e.resentSeen && !e.freshSeen
-		if e.LeaderEpoch == 0 && e.Cause == parser.CauseUnknown && !e.Resent && e.Transition {
+		// Carried over only on the brokers' own word (lifecycle lines), not
+		// because the trigger named them.
+		e.CarriedOver = carriedOver(e)
+		t.markCatchUp(e)
+		if e.LeaderEpoch == 0 && e.Cause == parser.CauseUnknown && !e.Resent && !e.CarriedOver && e.Transition {
 			// Leader epochs start at 0 when a partition is created.
 			e.Cause = parser.CauseNewPartition
 		}

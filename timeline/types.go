@@ -13,6 +13,10 @@ import (
 // Unknown mirrors parser.Unknown.
 const Unknown = parser.Unknown
 
+// LeaderDuringDelete is Kafka's LeaderAndIsr.LeaderDuringDelete: the
+// leader a partition of a topic being deleted is sent with.
+const LeaderDuringDelete = -2
+
 // Key identifies one election: a partition at one leader epoch.
 type Key struct {
 	Topic       string
@@ -44,6 +48,13 @@ type BrokerTimeline struct {
 	// Elapsed is the broker's own "Finished LeaderAndIsr request in Xms".
 	Elapsed time.Duration
 	First   Ref
+	// CatchUp: the broker was not serving when the decision was made (the
+	// failed, fenced or stopping broker, or one that (re)started after it):
+	// its phases are kept, however late, and left out of the measures.
+	CatchUp bool
+	// late: its first phase came after the episode went quiet; its lines
+	// do not move Start or End. begun: First and CatchUp are set.
+	late, begun bool
 }
 
 // Applied is how long the broker took to apply the change: from the first
@@ -112,9 +123,20 @@ type Episode struct {
 	// Resent: every controller line that carried this epoch re-sent a
 	// state an earlier controller epoch had decided (broker restart,
 	// controller failover): the epoch was re-applied, not elected here.
-	Resent         bool
-	resentSeen     bool
-	freshSeen      bool
+	Resent     bool
+	resentSeen bool
+	freshSeen  bool
+	// CarriedOver: the epoch was first seen being re-sent or re-applied
+	// (a controller starting, brokers starting) and no line of the logs
+	// decided it: state from before the logs, not an election.
+	CarriedOver bool
+	// chosen: a controller line chose this leader and epoch (not only a
+	// send of it); firstSeen: no earlier epoch of the partition was seen.
+	chosen    bool
+	firstSeen bool
+	// DetectFrom: the failed broker's last line before the controller's
+	// trigger (broker failures); zero when its logs do not show it.
+	DetectFrom     time.Time
 	ProducerErrors int
 	BurstID        int
 	Evidence       []Ref // first lines that built it (bounded)
@@ -123,6 +145,10 @@ type Episode struct {
 	// LastActivity: the last time a line added something new to it; an
 	// episode quiet for Config.Quiet is over (live views show it as done).
 	LastActivity time.Time
+	// mi: its positions in the partition's and the topic's match index
+	// (matchindex.go), once it has a Start.
+	mi      [2]int32
+	indexed bool
 }
 
 // Clone returns a deep copy, for handing an episode to another goroutine.
@@ -179,6 +205,10 @@ const (
 	MatchNone Match = iota
 	MatchDuring
 	MatchAfter
+	// MatchOther: not an error a leader change causes (NOT_ENOUGH_REPLICAS,
+	// OUT_OF_ORDER_SEQUENCE_NUMBER, timeouts): reported, never matched.
+	MatchOther
+	NumMatch
 )
 
 func (m Match) String() string {
@@ -187,28 +217,35 @@ func (m Match) String() string {
 		return "during"
 	case MatchAfter:
 		return "after"
+	case MatchOther:
+		return "not_leadership"
 	}
 	return "none"
 }
 
 // ProducerError is one producer-side error and what explains it.
 type ProducerError struct {
-	Time         time.Time
-	ClientID     string
-	Topic        string
-	Partition    int32 // Unknown when only the topic was named and no partition could be inferred
+	Time      time.Time
+	ClientID  string
+	Topic     string
+	Partition int32 // Unknown when the lines name only the topic (see Candidates)
+	// Candidates: the partitions a topic-only final failure may be, when
+	// the producer's exhausted retries name several (sorted).
+	Candidates   []int32
 	Error        string
 	AttemptsLeft int64 // -1 unknown
 	Final        bool
-	// Inferred: the partition was not in the line; it was attributed from
-	// the producer's exhausted retries or an election covering the time.
-	Inferred bool
+	// Leadership: the error is one a leader change causes (parser.Leadership);
+	// other errors are reported under their code and never matched.
+	Leadership bool
 	// BrokerSide: the error was logged by the broker that rejected it.
 	BrokerSide bool
 	Match      Match
 	Election   *Key
 	Lag        time.Duration // for MatchAfter: time since the election ended
-	Ref        Ref
+	// Ref: the first line it was built from; Lines: all of them.
+	Ref   Ref
+	Lines []Ref
 }
 
 // Burst groups episodes that started within Config.BurstGap of each other
@@ -323,6 +360,10 @@ type Config struct {
 	// TriggerWindow: how long after a trigger a decision may be blamed on
 	// it. Default 60s.
 	TriggerWindow time.Duration
+	// SettleErrors: match an error that only a still-active election could
+	// cover once that election is quiet (audit); live views show errors at
+	// once instead.
+	SettleErrors bool
 	// MaxOpen bounds episodes held in memory; past it the oldest are
 	// finished early and counted in Stats.Evicted. Default 1,000,000.
 	MaxOpen int
@@ -356,17 +397,19 @@ func (c *Config) defaults() {
 
 // Stats counts what the timeline did with its input.
 type Stats struct {
-	Events       int64
-	Episodes     int64
-	Orphans      int64 // phase lines whose epoch could not be resolved
-	Late         int64 // lines for an episode already finished
-	Evicted      int64
-	ProducerErrs int64
-	Controllers  []ControllerEvent
-	BrokerEvents []BrokerEvent
-	Consumers    []ConsumerEvent
-	ISRChanges   []ISRChange
-	Truncations  []Truncation
+	Events   int64
+	Episodes int64
+	Orphans  int64 // phase lines whose epoch could not be resolved
+	Late     int64 // lines for an episode already finished
+	// DeletionMarkers: lines stating leader -2 (a topic being deleted).
+	DeletionMarkers int64
+	Evicted         int64
+	ProducerErrs    int64
+	Controllers     []ControllerEvent
+	BrokerEvents    []BrokerEvent
+	Consumers       []ConsumerEvent
+	ISRChanges      []ISRChange
+	Truncations     []Truncation
 	// UnknownConfigs: clients' lists of settings they were given and did
 	// not know or use (bounded like the other context lists).
 	UnknownConfigs []UnknownConfig

@@ -46,7 +46,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	now := m.now()
 	done := m.done(r, now)
 	var out []string
-	state := "took " + textfmt.Dur(e.Duration())
+	state := "took " + textfmt.Dur(e.Took())
 	if !done {
 		st := "IN PROGRESS " + textfmt.Dur(m.dur(r, now)) + " so far"
 		if w := waiting(r); w != "" {
@@ -78,11 +78,29 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	if e.Resent {
 		flags = append(flags, "re-sent from an earlier controller epoch")
 	}
+	if e.CarriedOver {
+		flags = append(flags, "carried over from before the logs")
+	}
 	if e.Late > 0 {
 		flags = append(flags, fmt.Sprintf("%d late lines", e.Late))
 	}
 	info = append(info, flags...)
 	out = append(out, "  "+strings.Join(info, " · "))
+	// The same measures as the report's (timeline's Measures).
+	var took []string
+	mm := e.Measures()
+	for _, x := range []struct {
+		what string
+		d    time.Duration
+		ok   bool
+	}{{"leader ready", mm.LeaderReady, mm.HasLeaderReady}, {"ISR applied", mm.ISRApplied, mm.HasISRApplied}, {"propagated", mm.Propagated, mm.HasPropagated}, {"detected after", mm.Detect, mm.HasDetect}} {
+		if x.ok {
+			took = append(took, x.what+" "+textfmt.Dur(x.d))
+		}
+	}
+	if len(took) > 0 {
+		out = append(out, "  "+strings.Join(took, " · "))
+	}
 
 	// Lanes, to scale.
 	end := e.End
@@ -167,6 +185,13 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 		right := ""
 		if d, ok := bt.Applied(); ok {
 			right = "applied " + textfmt.Dur(d)
+		}
+		if bt.CatchUp {
+			// Not serving at the decision: left out of the measures.
+			right = "catch-up"
+			if d, ok := bt.Applied(); ok {
+				right += " " + textfmt.Dur(d)
+			}
 		}
 		out = append(out, lane(fmt.Sprintf("broker %d %s", bt.Broker, role), mk, right))
 	}
@@ -329,7 +354,7 @@ func (m *Model) histogram() []string {
 			inprog++
 			continue
 		}
-		d := r.e.Duration()
+		d := r.e.Took()
 		ds = append(ds, d)
 		counts[bucketOf(d)]++
 		for _, bt := range r.e.Brokers {

@@ -49,8 +49,9 @@ type Options struct {
 	Renderer *lipgloss.Renderer
 	// Title is shown first in the header (default "leaderaudit watch").
 	Title string
-	// Tick is how often live durations are redrawn (default 200ms;
-	// negative: never, for tests).
+	// Tick is how often the wall clock is looked at, for the header's
+	// "last line N s ago" (default 1s; negative: never, for tests).
+	// Nothing else on screen moves with the wall clock.
 	Tick time.Duration
 	// Now is the wall clock (default time.Now).
 	Now func() time.Time
@@ -163,7 +164,7 @@ func New(updates <-chan *feed.Snapshot, opt Options) *Model {
 		opt.Title = "leaderaudit watch"
 	}
 	if opt.Tick == 0 {
-		opt.Tick = 200 * time.Millisecond
+		opt.Tick = time.Second
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -270,10 +271,11 @@ func (m *Model) done(r *epRec, now time.Time) bool {
 	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity) >= m.opt.Quiet
 }
 
-// dur is an election's measured duration: its first line to its newest,
-// in progress or not (never the wall clock since it started).
+// dur is what an election took (timeline's Took: to the new leader ready,
+// as the report says), else its first line to its newest, in progress or
+// not (never the wall clock since it started).
 func (m *Model) dur(r *epRec, now time.Time) time.Duration {
-	return r.e.Duration()
+	return r.e.Took()
 }
 
 func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }

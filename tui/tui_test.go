@@ -57,6 +57,11 @@ func episode(topic string, part, epoch int32, at, d time.Duration, from, to int3
 		bt.Phases[parser.PhaseHandling] = start.Add(d / 8)
 		bt.Phases[parser.PhaseStoppedFetchers] = start.Add(d / 4)
 		bt.Phases[parser.PhaseEpochStart] = start.Add(d / 2)
+		if b == to {
+			// The new leader is ready at the end: what the election took
+			// (timeline's Took) is then d.
+			bt.Phases[parser.PhaseEpochStart] = start.Add(d)
+		}
 		bt.Phases[parser.PhaseFinished] = start.Add(d)
 		e.Brokers = append(e.Brokers, bt)
 	}

@@ -112,6 +112,8 @@ func causeText(e *timeline.Episode) string {
 	}
 	if e.Resent {
 		s = "re-sent"
+	} else if e.CarriedOver {
+		s = "carried over"
 	}
 	return s
 }
@@ -642,6 +644,10 @@ func (m *Model) errorsBody() []string {
 }
 
 func (m *Model) matchText(pe *timeline.ProducerError, w int) string {
+	if pe.Election == nil && (pe.Match == timeline.MatchDuring || pe.Match == timeline.MatchAfter) {
+		// Matched by topic: several of its elections explain it.
+		return pe.Match.String() + " " + clean(pe.Topic)
+	}
 	switch pe.Match {
 	case timeline.MatchDuring:
 		return "during " + cutTP(pe.Election.Topic, pe.Election.Partition, max(4, w-7-6)) + fmt.Sprintf(" e%d", pe.Election.LeaderEpoch)
@@ -675,8 +681,8 @@ func (m *Model) errorLine(pe *timeline.ProducerError, prefix string) string {
 	if pe.AttemptsLeft >= 0 {
 		s += fmt.Sprintf(" (%d attempts left)", pe.AttemptsLeft)
 	}
-	if pe.Inferred {
-		s += " [partition inferred]"
+	if len(pe.Candidates) > 0 && pe.Partition == timeline.Unknown {
+		s += fmt.Sprintf(" [partition one of %v]", pe.Candidates)
 	}
 	return s + " → " + m.matchText(pe, 60)
 }

@@ -323,6 +323,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	var jw *report.JSONWriter
 	if a.Format == "json" {
 		jw = report.NewJSONWriter(stdout, loc)
+		jw.Path = sourcePaths(func() []*source.Source { return rd.Sources })
 		rp.col.JSON = jw
 	}
 	rp.window = f.window()

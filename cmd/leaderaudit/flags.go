@@ -66,7 +66,7 @@ func (f *timelineFlags) config() timeline.Config {
 	if tol == 0 {
 		tol = -1
 	}
-	return timeline.Config{SkewTolerance: tol, StaleWindow: f.StaleWindow, Quiet: f.Quiet}
+	return timeline.Config{SkewTolerance: tol, StaleWindow: f.StaleWindow, Quiet: f.Quiet, SettleErrors: true}
 }
 
 // liveConfig: elections are handed over once quiet, not after the

@@ -68,6 +68,10 @@ func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, followi
 	if err != nil {
 		return err
 	}
+	if jw != nil {
+		// Called from the pipeline's goroutine (its sink), as Inputs must be.
+		jw.Path = sourcePaths(p.Inputs)
+	}
 	if err := p.Run(ctx); err != nil {
 		return err
 	}

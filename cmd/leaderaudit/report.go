@@ -147,3 +147,19 @@ func textWidth(out any) int {
 	}
 	return report.DefaultWidth
 }
+
+// sourcePaths names sources by index for producer errors' "lines", as the
+// source records and findings name them; srcs is asked again only for an
+// index not seen yet (stores add streams as their rows arrive).
+func sourcePaths(srcs func() []*source.Source) func(int) string {
+	names := map[int]string{}
+	return func(i int) string {
+		if n, ok := names[i]; ok {
+			return n
+		}
+		for _, s := range srcs() {
+			names[s.Index] = textfmt.Clean(s.Path)
+		}
+		return names[i]
+	}
+}

@@ -56,6 +56,7 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 		Store: s, Query: logstore.Query{Text: sf.Query, Window: logstore.Window{Start: f.since, End: f.until}},
 		IdentityFields: sf.SourceField,
 		RowFilter:      sf.rowFilter(),
+		Hints:          sf.hints(),
 		Read: logstore.ReadOptions{
 			ChunkRows: sf.StoreChunkRows, Concurrency: sf.StoreConcurrency, Retries: retries(sf.StoreRetries),
 			Retried: func(w logstore.Window, attempt int, err error) {
@@ -83,6 +84,14 @@ func (sf *storeFlags) rowFilter() string {
 		return ""
 	}
 	return logstore.Pushdown(parser.QuietRecords())
+}
+
+// hints are the eras of the records pushdown leaves out.
+func (sf *storeFlags) hints() []parser.EraHint {
+	if sf.NoPushdown {
+		return nil
+	}
+	return parser.QuietEras()
 }
 
 // retries maps --store-retries to ReadOptions.Retries (where 0 means the

@@ -78,7 +78,10 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	m := tui.New(p.Updates(), tui.Options{
 		Loc: loc, Zone: zone, Quiet: w.Timeline.Quiet, Keep: w.Keep, Slow: w.Verdict.SlowElection, Renderer: r,
 	})
-	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx)}
+	// 20 frames a second at most (bubbletea's default is 60): snapshots
+	// come at most 20 times a second, and an idle screen wakes up less
+	// (idle CPU 1.7% → 1.0% measured on case2).
+	opts := []tea.ProgramOption{tea.WithOutput(stderr), tea.WithAltScreen(), tea.WithContext(ctx), tea.WithFPS(20)}
 	// Guarded: a stray bracketed-paste start made bubbletea wait for its
 	// end and ignore q and Ctrl-C for good.
 	if f, ok := stdin.(*os.File); ok && isTerminal(stdin) {

@@ -40,6 +40,7 @@ func watchRecords(t *testing.T, tz []string, paths ...string) (string, *report.R
 	rep := watchReport(t, w)
 	var out bytes.Buffer
 	jw := report.NewJSONWriter(&out, rep.Agg.Opt.Loc)
+	jw.Path = rep.SourcePath
 	for _, e := range rep.Agg.Kept {
 		jw.Episode(e.Episode)
 	}

@@ -90,7 +90,9 @@
 // broker_failure, controlled_shutdown, preferred_election or new_partition.
 // decided is the time of the controller line that carries the decision:
 //
-//	0.10       "Controller K epoch E changed partition [t,p] from S to OnlinePartition with leader L";
+//	0.10       "Controller K epoch E changed partition [t,p] from S to OnlinePartition with leader L"
+//	           (a broker failure: the earlier controller.log "[OfflinePartitionLeaderSelector]: Selected
+//	           new leader and ISR {...}", which names the epoch);
 //	           same-leader bumps: controller.log "New leader and ISR for partition [t,p] is {...}"
 //	2.x-trace  "Changed partition t-p from S to OnlinePartition with state LeaderAndIsr(...)";
 //	           same-leader bumps: "Changed state of replica R for partition t-p from OnlineReplica to OfflineReplica"
@@ -122,8 +124,8 @@
 //	started_fetcher   started / Started fetcher to new leader ...    server.log "Added fetcher to broker L ..."  Started fetchers as part of become-follower for N partitions
 //	completed         completed / Completed LeaderAndIsr request ... -                                          -
 //	cached            cached / Cached leader info ...                Add N partitions and deleted 0 ...         -
-//	                                                                 (only on brokers that handled the
-//	                                                                 election's LeaderAndIsr)
+//	                                                                 (every broker the UpdateMetadata
+//	                                                                 carrying the election went to)
 //	epoch_start       2.x-trace only: server.log "[Partition t-p     Leader / Follower t-p starts at leader     Leader t-p with topic id ... / Follower t-p starts at ...
 //	                  broker=N] t-p starts at Leader Epoch E ..."    epoch E ...
 //	finished          -                                              Finished LeaderAndIsr request in Xms ...   -
@@ -131,6 +133,20 @@
 // Only the phases a broker actually wrote are present (a same-leader bump
 // in 0.10 writes "skipped the become-... state change" instead of the
 // fetcher steps; a crashed old leader writes nothing).
+//
+// What the election took, from decided (or start when no decision line is
+// written), leaving out the brokers that were down or shutting down when it
+// was decided (marked "catch_up": true; a returning broker's later
+// re-apply is not in the truth): leader_ready_ms → the new leader's
+// completed, else epoch_start, else finished; isr_applied_ms → the last
+// non-cached phase of every replica in the ISR the decision set;
+// propagated_ms → the last cached phase (null when no cached line is
+// written, as in KRaft).
+//
+// A carried_over record ({"type":"carried_over", topic, partition,
+// leader_epoch, leader}, after the elections) is the epoch a partition had
+// when the logs begin: the cluster start re-sends and re-applies it, no
+// line decides it, and it is not an election.
 //
 // A producer_error is one failed produce response: the Sender's
 // "Got error produce response ... retrying (N attempts left). Error: X"

@@ -231,11 +231,15 @@ type jsonElection struct {
 	Cause           *string
 	Decided         *string
 	Start, End      string
-	DurationMs      int64 `json:"duration_ms"`
+	DurationMs      int64  `json:"duration_ms"`
+	LeaderReadyMs   *int64 `json:"leader_ready_ms"`
+	ISRAppliedMs    *int64 `json:"isr_applied_ms"`
+	PropagatedMs    *int64 `json:"propagated_ms"`
 	Brokers         []struct {
-		Broker int32
-		Role   string
-		Phases map[string]string
+		Broker  int32
+		Role    string
+		Phases  map[string]string
+		CatchUp bool `json:"catch_up"`
 	}
 	// producer_error
 	Time         string
@@ -304,6 +308,7 @@ func checkTruth(t *testing.T, dir string, era Era) {
 			byPart := map[pk][]*jsonElection{}
 			var errsJSON []*jsonElection
 			var nEl, isrOnly, causes = 0, 0, map[string]int{}
+			carried := map[pk]int32{}
 			for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 				var e jsonElection
 				dec := json.NewDecoder(strings.NewReader(line))
@@ -328,6 +333,19 @@ func checkTruth(t *testing.T, dir string, era Era) {
 					}
 					if len(e.Brokers) == 0 {
 						t.Errorf("line %d: no brokers", i+1)
+					}
+					// The measures lie inside the election, in the order a
+					// leadership change happens.
+					for _, m := range []*int64{e.LeaderReadyMs, e.ISRAppliedMs, e.PropagatedMs} {
+						if m != nil && (*m < 0 || *m > e.DurationMs) {
+							t.Errorf("line %d: a measure %d outside 0..duration_ms %d", i+1, *m, e.DurationMs)
+						}
+					}
+					if e.Leader >= 0 && e.LeaderReadyMs == nil {
+						t.Errorf("line %d: no leader_ready_ms", i+1)
+					}
+					if e.LeaderReadyMs != nil && e.ISRAppliedMs != nil && *e.ISRAppliedMs < *e.LeaderReadyMs {
+						t.Errorf("line %d: ISR applied before the leader was ready", i+1)
 					}
 					for _, b := range e.Brokers {
 						if (b.Role == "leader") != (b.Broker == e.Leader) {
@@ -357,6 +375,8 @@ func checkTruth(t *testing.T, dir string, era Era) {
 				case "producer_error":
 					el := e
 					errsJSON = append(errsJSON, &el)
+				case "carried_over":
+					carried[pk{e.Topic, e.Partition}] = e.LeaderEpoch
 				default:
 					t.Fatalf("line %d: unknown type %q", i+1, e.Type)
 				}
@@ -367,7 +387,16 @@ func checkTruth(t *testing.T, dir string, era Era) {
 			if isrOnly*2 > nEl && era == EraKRaft {
 				t.Errorf("KRaft has %d ISR-only elections", isrOnly)
 			}
-			t.Logf("%d elections (%d ISR-only), causes %v, %d producer errors", nEl, isrOnly, causes, len(errsJSON))
+			t.Logf("%d elections (%d ISR-only), causes %v, %d producer errors, %d carried over", nEl, isrOnly, causes, len(errsJSON), len(carried))
+			if len(carried) == 0 {
+				t.Error("no carried-over epochs: the cluster start re-sends every partition's state")
+			}
+			// a carried-over epoch comes before the partition's elections
+			for k, els := range byPart {
+				if ep, ok := carried[k]; ok && len(els) > 0 && els[0].LeaderEpoch != ep+1 {
+					t.Errorf("%v: carried over epoch %d, first election epoch %d", k, ep, els[0].LeaderEpoch)
+				}
+			}
 			// leader epochs go up by exactly one per partition, in time order
 			for k, els := range byPart {
 				for i := 1; i < len(els); i++ {

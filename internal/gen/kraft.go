@@ -472,6 +472,9 @@ func (g *generator) kraftRemoveBroker(t int64, x int32, cause string) []kItem {
 			continue
 		}
 		p.isr = newISR
+		if el != nil {
+			el.isr = cloneIDs(newISR)
+		}
 		p.zkv++
 		changed = append(changed, kItem{p: p, el: el})
 	}

@@ -101,6 +101,7 @@ func Generate(cfg Config, dir string) (Truth, error) {
 	}
 	start := cfg.Start.UnixMilli()
 	g.wStart = start
+	g.noteCarriedOver()
 	if g.era == EraKRaft {
 		g.kraftBaseline(start)
 	} else {
@@ -494,6 +495,12 @@ func (g *generator) newElection(p *part, leader, prev int32, ctl, ctlEpoch int32
 	e := &Election{
 		Topic: p.t.name, Partition: p.idx, LeaderEpoch: p.epoch, Leader: leader,
 		PreviousLeader: prev, Controller: ctl, ControllerEpoch: ctlEpoch, Cause: cause, Decided: decided,
+		isr: cloneIDs(p.isr),
+	}
+	for _, b := range g.brokers {
+		if !b.alive || b.shuttingDown {
+			e.notServing = append(e.notServing, b.id)
+		}
 	}
 	if prev == leader {
 		g.stats.isrOnly++

@@ -62,8 +62,11 @@ type Election struct {
 	Brokers         []BrokerPhases
 
 	ctlMin, ctlMax int64 // partition-specific controller lines
-	deposedAt      int64 // when the previous leader stopped being leader (0: died / none)
-	alive          bool  // previous leader still alive after the election
+	// isr: the ISR the decision set; notServing: brokers down or shutting
+	// down when it was made (their phases are catch-up, measures.go).
+	isr, notServing []int32
+	deposedAt       int64 // when the previous leader stopped being leader (0: died / none)
+	alive           bool  // previous leader still alive after the election
 }
 
 // ctlLine records a partition-specific controller line of this election.
@@ -169,7 +172,10 @@ type FileStat struct {
 
 // Truth is everything Generate knows about what it wrote.
 type Truth struct {
-	Elections      []*Election
+	Elections []*Election
+	// CarriedOver: the epoch each partition had when the logs begin,
+	// re-sent and re-applied at the cluster start, not elected in them.
+	CarriedOver    []CarriedOver
 	ProducerErrors []*ProducerError
 	Files          []FileStat
 	Bytes          int64 // total bytes of all log files (truth.jsonl excluded)
@@ -221,6 +227,14 @@ func (tr *Truth) WriteJSONL(path string) error {
 	var b []byte
 	for _, e := range tr.Elections {
 		b = e.appendJSON(b[:0], tc)
+		b = append(b, '\n')
+		if _, err := w.Write(b); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	for _, c := range tr.CarriedOver {
+		b = c.appendJSON(b[:0])
 		b = append(b, '\n')
 		if _, err := w.Write(b); err != nil {
 			f.Close()
@@ -331,6 +345,7 @@ func (e *Election) appendJSON(b []byte, tc *tsCache) []byte {
 	b = appendTime(b, tc, e.End)
 	b = append(b, `,"duration_ms":`...)
 	b = ai(b, e.End-e.Start)
+	b = e.appendMeasures(b)
 	b = append(b, `,"brokers":[`...)
 	for i, bp := range e.Brokers {
 		if i > 0 {
@@ -355,7 +370,11 @@ func (e *Election) appendJSON(b []byte, tc *tsCache) []byte {
 			b = append(b, `":`...)
 			b = appendTime(b, tc, t)
 		}
-		b = append(b, "}}"...)
+		b = append(b, '}')
+		if e.catchUp(bp.Broker) {
+			b = append(b, `,"catch_up":true`...)
+		}
+		b = append(b, '}')
 	}
 	return append(b, "]}"...)
 }

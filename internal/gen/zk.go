@@ -351,10 +351,14 @@ func (g *generator) zkElectBatch(t int64, ps []*part, strat int, cause string, s
 			d.el.ctlLine(t)
 			t += g.rnT.stepMs(3)
 			st := g.snap(p)
+			selected := int64(0)
 			switch strat {
 			case stratOffline:
 				g.ctlOther(t, lvDEBUG, lgOfflineSel, "[OfflinePartitionLeaderSelector]: ", "Some broker in ISR is alive for "+pn+". Select "+itoa(p.leader)+" from ISR "+string(appendInts(nil, p.isr, ","))+" to be the leader.")
 				g.ctlOther(t, lvINFO, lgOfflineSel, "[OfflinePartitionLeaderSelector]: ", "Selected new leader and ISR "+string(appendLeaderAndIsr(nil, g.era, &st))+" for offline partition "+pn)
+				// The selector's line names the new leader and epoch: the
+				// decision is logged here first.
+				selected = t
 			case stratControlledShutdown:
 				g.ctlOther(t, lvDEBUG, lgCSSel, "[ControlledShutdownLeaderSelector]: ", "Partition "+pn+" : current leader = "+itoa(d.prev)+", new leader = "+itoa(p.leader))
 			case stratPreferred:
@@ -376,6 +380,9 @@ func (g *generator) zkElectBatch(t int64, ps []*part, strat int, cause string, s
 			b = ai32(b, p.leader)
 			g.scCtlEnd(b)
 			d.el.Decided = t
+			if selected != 0 {
+				d.el.Decided = selected
+			}
 			d.el.ctlLine(t)
 			g.addLISR(bt, p, d.recips, d.el, false)
 			if strat == stratPreferred {

@@ -870,9 +870,10 @@ func (g *generator) zkDeliverUM(b *broker, corr int32, entries []zkEntry, arrive
 		x = ai32(x, corr)
 		b.sc.end(x)
 		for _, e := range entries {
-			// a request-level line: attributed only to elections whose
-			// LeaderAndIsr this broker handled
-			if e.el != nil && e.el.phaseTime(b.id, PhHandling) != 0 {
+			// a request-level line, but the controller's "Sending
+			// UpdateMetadata request to brokers ... for N partitions" says
+			// which partitions it carries: every broker it names cached them
+			if e.el != nil {
 				e.el.phase(b.id, role(b.id, e.st.leader), PhCached, t)
 			}
 		}

@@ -42,6 +42,11 @@ func (p *Pipeline) plan() {
 	p.skipped = skipped
 	var keep []source.Input
 	for _, in := range ins {
+		if in.Pipe {
+			// A FIFO is read by whoever opens it: nothing to follow.
+			p.skipped = append(p.skipped, source.Skipped{Path: in.Path, Reason: "a named pipe cannot be followed (audit reads it)"})
+			continue
+		}
 		if (in.Gzip || in.Metadata) && !p.cfg.FromStart {
 			continue
 		}

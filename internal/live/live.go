@@ -29,9 +29,11 @@
 //
 // The timeline is advanced with event time: the newest timestamp read.
 // Once the read-back is done and every input has been silent for
-// Config.IdleAdvance (default 1 s), event time is taken to move on with
-// the wall clock from the newest line's time, so that waiting producer
-// errors get matched and quiet elections end even when the logs go quiet.
+// Config.IdleAdvance (default 1 s), the timeline's clock is taken to move
+// on with the wall clock from the newest line's time, so that waiting
+// producer errors get matched and quiet elections end even when the logs
+// go quiet. What a view is told (Snapshot.Now) is only ever the newest
+// timestamp read, with Snapshot.LastLine saying when that line came.
 // A parser whose file has been silent for Config.IdleFlush (default
 // 250 ms) is flushed, so a multi-line record is not held back.
 //
@@ -202,6 +204,9 @@ type Pipeline struct {
 	// an event named none (a request's step, a trigger).
 	touched  map[timeline.TP]struct{}
 	touchAll bool
+	// settling: a snapshot is due when settleTimer fires (see soon).
+	settling    bool
+	settleTimer *time.Timer
 }
 
 func (p *Pipeline) touch(topic string, part int32) {
@@ -454,6 +459,9 @@ func (p *Pipeline) add(srcIdx int, ev *parser.Event, wall time.Time, corrected b
 func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	tick := time.NewTicker(p.cfg.Interval)
 	defer tick.Stop()
+	p.settleTimer = time.NewTimer(time.Hour)
+	p.settleTimer.Stop()
+	defer p.settleTimer.Stop()
 	var lines <-chan []follow.Line
 	var errs <-chan error
 	var done <-chan struct{}
@@ -462,12 +470,23 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 	} else {
 		done = ctx.Done()
 	}
+	// While the logs are quiet and no parser holds a record, the ticks
+	// only move the clock on: once a second is enough, and an idle
+	// follower wakes up rarely.
+	slow := false
+	wake := func() {
+		if slow {
+			tick.Reset(p.cfg.Interval)
+			slow = false
+		}
+	}
 	for {
 		select {
 		case batch, ok := <-lines:
 			if !ok {
 				return
 			}
+			wake()
 			p.batch(batch)
 			p.soon()
 		case batch, ok := <-remote:
@@ -476,6 +495,7 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				remote = nil
 				continue
 			}
+			wake()
 			for _, l := range batch {
 				p.source(l.Path, true)
 			}
@@ -489,25 +509,52 @@ func (p *Pipeline) follow(ctx context.Context, remote <-chan []follow.Line) {
 				continue
 			}
 			p.noteError(err)
+		case now := <-p.settleTimer.C:
+			p.settling = false
+			p.advance(now)
+			p.trySend(now)
 		case now := <-tick.C:
 			p.idle(now)
 			p.advance(now)
 			p.trySend(now)
+			if !slow && p.quiet(now) {
+				tick.Reset(time.Second)
+				slow = true
+			}
 		}
 	}
 }
 
-// soon hands a snapshot over at once when the last one is an Interval
-// old, so a line written after a quiet spell is on screen within
+// quiet says whether nothing needs the Interval's ticks: no line for
+// IdleAdvance and every parser flushed.
+func (p *Pipeline) quiet(now time.Time) bool {
+	if now.Sub(p.lastInput) < max(p.cfg.IdleAdvance, p.cfg.IdleFlush) || p.dirty {
+		return false
+	}
+	for _, s := range p.srcs {
+		if !s.flushed {
+			return false
+		}
+	}
+	return true
+}
+
+// settle is how long a snapshot due after a quiet spell waits for more
+// lines: a writer's lines of one election come microseconds apart and in
+// several reads, and the first alone must not spend the Interval.
+const settle = 2 * time.Millisecond
+
+// soon hands a snapshot over settle after a batch when the last one is an
+// Interval old, so a line written after a quiet spell is on screen within
 // milliseconds, not at the next tick; under load the ticks pace them.
 func (p *Pipeline) soon() {
 	now := time.Now()
 	if p.sinceAdvance >= 1024 {
 		p.advance(now)
 	}
-	if now.Sub(p.lastSend) >= p.gap {
-		p.advance(now)
-		p.trySend(now)
+	if p.dirty && !p.settling && now.Sub(p.lastSend) >= p.gap {
+		p.settling = true
+		p.settleTimer.Reset(settle)
 	}
 }
 
@@ -947,7 +994,7 @@ func fingerprint(e *timeline.Episode, logsVer int) uint64 {
 	tm(e.End)
 	tm(e.LastActivity)
 	var flags int64
-	for i, f := range []bool{e.Transition, e.Unclean, e.Resent} {
+	for i, f := range []bool{e.Transition, e.Unclean, e.Resent, e.CarriedOver} {
 		if f {
 			flags |= 1 << i
 		}

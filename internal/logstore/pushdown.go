@@ -58,3 +58,14 @@ func And(q, filter string) string {
 	}
 	return "(" + q + ") " + filter
 }
+
+// HintFilter is the LogsQL filter for rows with a line that ends with
+// " (logger)" and, when msgPrefix is set, holds it before that on the
+// same line (a literal first, for the server's sake, as in Pushdown).
+func HintFilter(logger, msgPrefix string) string {
+	tail := ` \(` + regexp.QuoteMeta(logger) + `\)\r?(?:\n|$)`
+	if msgPrefix == "" {
+		return "~" + strconv.Quote(tail)
+	}
+	return "~" + strconv.Quote(regexp.QuoteMeta(msgPrefix)+`[^\n]*`+tail)
+}

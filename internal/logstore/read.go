@@ -75,6 +75,12 @@ type chunk struct {
 // Plan splits q's window into chunks of about ChunkRows rows each. A
 // bucket that alone holds more stays one chunk.
 func Plan(ctx context.Context, s Store, q Query, chunkRows int64) ([]Window, error) {
+	ws, _, err := plan(ctx, s, q, chunkRows)
+	return ws, err
+}
+
+// plan is Plan, with the rows the store counted in each window.
+func plan(ctx context.Context, s Store, q Query, chunkRows int64) ([]Window, []int64, error) {
 	span := q.End.Sub(q.Start)
 	step := (span / 1024).Truncate(time.Millisecond)
 	if step < time.Second {
@@ -82,19 +88,21 @@ func Plan(ctx context.Context, s Store, q Query, chunkRows int64) ([]Window, err
 	}
 	counts, err := s.Counts(ctx, q, step)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []Window
+	var rows []int64
 	start := q.Start
 	var n int64
 	for _, c := range counts {
 		if n > 0 && n+c.Rows > chunkRows && c.Start.After(start) && c.Start.Before(q.End) {
 			out = append(out, Window{start, c.Start})
+			rows = append(rows, n)
 			start, n = c.Start, 0
 		}
 		n += c.Rows
 	}
-	return append(out, Window{start, q.End}), nil
+	return append(out, Window{start, q.End}), append(rows, n), nil
 }
 
 // Read calls fn for every row q matches, in time order: the window is
@@ -106,10 +114,11 @@ func Read(ctx context.Context, s Store, q Query, opt ReadOptions, fn func(*Row) 
 	opt.defaults()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	windows, err := Plan(ctx, s, q, opt.ChunkRows)
+	windows, counted, err := plan(ctx, s, q, opt.ChunkRows)
 	if err != nil {
 		return 0, err
 	}
+	var short *MissingError
 	chunks := make([]*chunk, len(windows))
 	depth := max(1, opt.AheadRows/batchRows)
 	for i, w := range windows {
@@ -131,7 +140,8 @@ func Read(ctx context.Context, s Store, q Query, opt ReadOptions, fn func(*Row) 
 		}
 	}()
 	var n int64
-	for _, c := range chunks {
+	for i, c := range chunks {
+		before := n
 		for {
 			var b []Row
 			var ok bool
@@ -156,8 +166,38 @@ func Read(ctx context.Context, s Store, q Query, opt ReadOptions, fn func(*Row) 
 			}
 			return n, &PartialError{Rows: n, From: c.w.Start, Err: c.err}
 		}
+		if got := n - before; got < counted[i] {
+			if short == nil {
+				short = &MissingError{From: c.w.Start}
+			}
+			short.Chunks++
+			short.Counted += counted[i]
+			short.Got += got
+		}
+	}
+	if short != nil {
+		short.Rows = n
+		return n, short
 	}
 	return n, nil
+}
+
+// MissingError: chunks of the window came back with fewer rows than the
+// store had counted in them just before; the rest of the read went on. A
+// VictoriaLogs cluster does that when a vlstorage node stops answering
+// and vlselect runs with -search.allowPartialResponse: the answer is 200
+// OK and says nothing. The audit covers what came and is incomplete.
+type MissingError struct {
+	Rows    int64     // rows handed on
+	From    time.Time // the start of the first short chunk
+	Chunks  int       // short chunks
+	Counted int64     // rows the store counted in them
+	Got     int64     // rows they returned
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("the store returned %d of the %d rows it counted in %d chunk(s) from %s on (a cluster's storage node not answering?)",
+		e.Got, e.Counted, e.Chunks, e.From.UTC().Format(time.RFC3339Nano))
 }
 
 // fetch reads one chunk into out, retrying while nothing has been sent.

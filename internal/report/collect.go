@@ -51,16 +51,22 @@ type Collector struct {
 	LeaderNone   int // leader -1
 	MetadataOnly int
 	Resent       int
-	Unclean      int
-	Durations    quantile.Durs
-	ByCause      map[parser.Cause]int
-	Slowest      []*EpisodeSummary // top N by duration
-	Kept         []*EpisodeSummary // detail section
-	Bursts       []*BurstSummary
-	brokers      map[int32]*brokerAgg
+	// CarriedOver: epochs decided before the logs, only re-sent or
+	// re-applied in them.
+	CarriedOver int
+	Unclean     int
+	// Durations: each election's Took (leader ready); Spans: first →
+	// last line.
+	Durations quantile.Durs
+	Spans     quantile.Durs
+	ByCause   map[parser.Cause]int
+	Slowest   []*EpisodeSummary // top N by duration
+	Kept      []*EpisodeSummary // detail section
+	Bursts    []*BurstSummary
+	brokers   map[int32]*brokerAgg
 
 	Errors     int
-	ByMatch    [3]int
+	ByMatch    [timeline.NumMatch]int
 	Finals     int
 	ByError    map[string]int
 	Lags       quantile.Durs
@@ -120,6 +126,10 @@ func (c *Collector) Episode(e *timeline.Episode) {
 		c.Resent++
 		return
 	}
+	if e.CarriedOver {
+		c.CarriedOver++
+		return
+	}
 	c.Transitions++
 	if e.Unclean {
 		c.Unclean++
@@ -133,13 +143,14 @@ func (c *Collector) Episode(e *timeline.Episode) {
 		c.LeaderKept++
 	}
 	c.ByCause[e.Cause]++
-	d := e.Duration()
+	d := e.Took()
 	c.Durations.Add(d)
+	c.Spans.Add(e.Duration())
 	s := &EpisodeSummary{e}
 	// Top N slowest.
-	if len(c.Slowest) < slowestN || d > c.Slowest[len(c.Slowest)-1].Duration() {
+	if len(c.Slowest) < slowestN || d > c.Slowest[len(c.Slowest)-1].Took() {
 		c.Slowest = append(c.Slowest, s)
-		sort.SliceStable(c.Slowest, func(i, j int) bool { return c.Slowest[i].Duration() > c.Slowest[j].Duration() })
+		sort.SliceStable(c.Slowest, func(i, j int) bool { return c.Slowest[i].Took() > c.Slowest[j].Took() })
 		if len(c.Slowest) > slowestN {
 			c.Slowest = c.Slowest[:slowestN]
 		}

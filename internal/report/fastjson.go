@@ -109,6 +109,17 @@ func (j *JSONWriter) appendElection(b []byte, e *timeline.Episode) []byte {
 	b = j.appendTime(b, e.End)
 	b = append(b, `,"duration_ms":`...)
 	b = strconv.AppendInt(b, e.Duration().Milliseconds(), 10)
+	m := e.Measures()
+	b = append(b, `,"leader_ready_ms":`...)
+	b = appendOptMs(b, m.LeaderReady, m.HasLeaderReady)
+	b = append(b, `,"isr_applied_ms":`...)
+	b = appendOptMs(b, m.ISRApplied, m.HasISRApplied)
+	b = append(b, `,"propagated_ms":`...)
+	b = appendOptMs(b, m.Propagated, m.HasPropagated)
+	if m.HasDetect {
+		b = append(b, `,"detect_ms":`...)
+		b = strconv.AppendInt(b, m.Detect.Milliseconds(), 10)
+	}
 	if len(e.ISR) > 0 {
 		b = append(b, `,"isr":`...)
 		b = appendInts(b, e.ISR)
@@ -157,6 +168,9 @@ func (j *JSONWriter) appendElection(b []byte, e *timeline.Episode) []byte {
 			b = append(b, `,"repeats":`...)
 			b = strconv.AppendInt(b, int64(bt.Repeats), 10)
 		}
+		if bt.CatchUp {
+			b = append(b, `,"catch_up":true`...)
+		}
 		b = append(b, '}')
 	}
 	b = append(b, `],"producer_errors":`...)
@@ -165,6 +179,8 @@ func (j *JSONWriter) appendElection(b []byte, e *timeline.Episode) []byte {
 	b = strconv.AppendBool(b, e.Transition)
 	b = append(b, `,"resent":`...)
 	b = strconv.AppendBool(b, e.Resent)
+	b = append(b, `,"carried_over":`...)
+	b = strconv.AppendBool(b, e.CarriedOver)
 	if e.BurstID != 0 {
 		b = append(b, `,"burst":`...)
 		b = strconv.AppendInt(b, int64(e.BurstID), 10)
@@ -183,4 +199,11 @@ func (j *JSONWriter) appendElection(b []byte, e *timeline.Episode) []byte {
 	}
 	b = append(b, '}', '\n')
 	return b
+}
+
+func appendOptMs(b []byte, d time.Duration, ok bool) []byte {
+	if !ok {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, d.Milliseconds(), 10)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/quantile"
@@ -21,6 +22,8 @@ type JSONWriter struct {
 	line []byte
 	enc  *json.Encoder
 	loc  *time.Location
+	// Path names a source by its index, for producer errors' lines.
+	Path func(src int) string
 	// Err is the first write error (a closed pipe, a full disk).
 	Err error
 }
@@ -101,6 +104,7 @@ type JSONBroker struct {
 	SinceDecidedMs *int64 `json:"since_decided_ms,omitempty"`
 	ElapsedMs      *int64 `json:"finished_in_ms,omitempty"`
 	Repeats        int    `json:"repeats,omitempty"`
+	CatchUp        bool   `json:"catch_up,omitempty"`
 }
 
 // JSONElection is the "election" record (README documents it).
@@ -121,12 +125,17 @@ type JSONElection struct {
 	Start              *string      `json:"start"`
 	End                *string      `json:"end"`
 	DurationMs         int64        `json:"duration_ms"`
+	LeaderReadyMs      *int64       `json:"leader_ready_ms"`
+	ISRAppliedMs       *int64       `json:"isr_applied_ms"`
+	PropagatedMs       *int64       `json:"propagated_ms"`
+	DetectMs           *int64       `json:"detect_ms,omitempty"`
 	ISR                []int32      `json:"isr,omitempty"`
 	Replicas           []int32      `json:"replicas,omitempty"`
 	Brokers            []JSONBroker `json:"brokers"`
 	ProducerErrors     int          `json:"producer_errors"`
 	Transition         bool         `json:"transition"`
 	Resent             bool         `json:"resent"`
+	CarriedOver        bool         `json:"carried_over"`
 	Burst              int          `json:"burst,omitempty"`
 	Late               int          `json:"late_lines,omitempty"`
 	SentLeaderAndIsr   *string      `json:"sent_leader_and_isr,omitempty"`
@@ -140,6 +149,14 @@ func roleName(r parser.Role) string {
 	return "observer"
 }
 
+func optMs(d time.Duration, ok bool) *int64 {
+	if !ok {
+		return nil
+	}
+	ms := d.Milliseconds()
+	return &ms
+}
+
 // ElectionRecord builds the JSON form of an episode.
 func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 	je := JSONElection{
@@ -148,19 +165,22 @@ func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 		Controller: optInt(e.Controller), ControllerEpoch: optInt(e.ControllerEpoch),
 		Unclean: e.Unclean, Decided: j.tm(e.Decided), Start: j.tm(e.Start), End: j.tm(e.End),
 		DurationMs: e.Duration().Milliseconds(), ISR: e.ISR, Replicas: e.Replicas,
-		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Resent: e.Resent, Burst: e.BurstID, Late: e.Late,
+		ProducerErrors: e.ProducerErrors, Transition: e.Transition, Resent: e.Resent, CarriedOver: e.CarriedOver, Burst: e.BurstID, Late: e.Late,
 		CauseBrokers: e.CauseBrokers, Brokers: []JSONBroker{},
 		SentLeaderAndIsr: j.tm(e.SentLeaderAndIsr), SentUpdateMetadata: j.tm(e.SentUpdateMetadata),
 	}
 	if changed, known := e.LeaderChanged(); known {
 		je.LeaderChanged = &changed
 	}
+	m := e.Measures()
+	je.LeaderReadyMs, je.ISRAppliedMs, je.PropagatedMs = optMs(m.LeaderReady, m.HasLeaderReady), optMs(m.ISRApplied, m.HasISRApplied), optMs(m.Propagated, m.HasPropagated)
+	je.DetectMs = optMs(m.Detect, m.HasDetect)
 	if e.Cause != parser.CauseUnknown {
 		c := e.Cause.String()
 		je.Cause = &c
 	}
 	for _, bt := range e.Brokers {
-		jb := JSONBroker{Broker: bt.Broker, Role: roleName(bt.Role), Phases: map[string]string{}, Repeats: bt.Repeats}
+		jb := JSONBroker{Broker: bt.Broker, Role: roleName(bt.Role), Phases: map[string]string{}, Repeats: bt.Repeats, CatchUp: bt.CatchUp}
 		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
 			if t := bt.Phases[ph]; !t.IsZero() {
 				jb.Phases[ph.String()] = *j.tm(t)
@@ -199,31 +219,39 @@ type JSONKey struct {
 	LeaderEpoch int32  `json:"leader_epoch"`
 }
 
-// JSONProducerError is the "producer_error" record.
+// JSONProducerError is the "producer_error" record: one client event, a
+// failed send attempt the client retried or a batch it gave up.
 type JSONProducerError struct {
-	Type         string   `json:"type"`
-	Time         *string  `json:"time"`
-	ClientID     *string  `json:"client_id"`
-	Topic        string   `json:"topic"`
-	Partition    *int32   `json:"partition"`
+	Type      string  `json:"type"`
+	Time      *string `json:"time"`
+	ClientID  *string `json:"client_id"`
+	Topic     string  `json:"topic"`
+	Partition *int32  `json:"partition"`
+	// Candidates: where the partition is null, the partitions the lines
+	// leave possible.
+	Candidates   []int32  `json:"candidates,omitempty"`
 	Error        string   `json:"error"`
 	AttemptsLeft *int64   `json:"attempts_left"`
 	Final        bool     `json:"final"`
-	Inferred     bool     `json:"inferred"`
+	Lines        []string `json:"lines"`
 	BrokerSide   bool     `json:"broker_side,omitempty"`
 	Match        string   `json:"match"`
 	Election     *JSONKey `json:"election"`
 	LagMs        *int64   `json:"lag_ms"`
-	Line         int64    `json:"line"`
-	Source       int      `json:"source"`
 }
 
 // ProducerErrorRecord builds the JSON form of a producer error.
 func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProducerError {
 	jp := JSONProducerError{
 		Type: "producer_error", Time: j.tm(pe.Time), Topic: pe.Topic, Partition: optInt(pe.Partition),
-		Error: pe.Error, Final: pe.Final, Inferred: pe.Inferred, BrokerSide: pe.BrokerSide,
-		Match: pe.Match.String(), Line: pe.Ref.Line, Source: pe.Ref.Source,
+		Error: pe.Error, Final: pe.Final, BrokerSide: pe.BrokerSide,
+		Match: pe.Match.String(), Lines: make([]string, 0, len(pe.Lines)),
+	}
+	if pe.Partition == parser.Unknown && len(pe.Candidates) > 0 {
+		jp.Candidates = pe.Candidates
+	}
+	for _, r := range pe.Lines {
+		jp.Lines = append(jp.Lines, j.ref(r))
 	}
 	if pe.ClientID != "" {
 		id := pe.ClientID
@@ -241,6 +269,19 @@ func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProduce
 		jp.LagMs = &ms
 	}
 	return jp
+}
+
+// ref names a line as "file:line", the file as the source records and
+// findings name it.
+func (j *JSONWriter) ref(r timeline.Ref) string {
+	name := ""
+	if j.Path != nil {
+		name = j.Path(r.Source)
+	}
+	if name == "" {
+		name = "source " + strconv.Itoa(r.Source)
+	}
+	return name + ":" + strconv.FormatInt(r.Line, 10)
 }
 
 // ProducerError writes a "producer_error" line.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/timeline"
@@ -63,10 +64,14 @@ type Summary struct {
 	LeaderNone      int            `json:"leader_none"`
 	MetadataOnly    int            `json:"metadata_only"`
 	Resent          int            `json:"resent"`
+	CarriedOver     int            `json:"carried_over"`
 	Unclean         int            `json:"unclean"`
 	P50Ms           int64          `json:"duration_p50_ms"`
 	P99Ms           int64          `json:"duration_p99_ms"`
 	MaxMs           int64          `json:"duration_max_ms"`
+	ReadyP50Ms      int64          `json:"leader_ready_p50_ms"`
+	ReadyP99Ms      int64          `json:"leader_ready_p99_ms"`
+	ReadyMaxMs      int64          `json:"leader_ready_max_ms"`
 	Bursts          int            `json:"bursts"`
 	ProducerErrors  int            `json:"producer_errors"`
 	Matched         map[string]int `json:"producer_errors_by_match"`
@@ -96,13 +101,16 @@ func New(c *Collector, tl *timeline.Timeline, sources []source.Info, interrupted
 	}
 	r.Summary = Summary{
 		Type: "summary", Elections: c.Episodes, Transitions: c.Transitions, LeaderChanged: c.LeaderMoved,
-		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Resent: c.Resent, Unclean: c.Unclean,
-		P50Ms: c.Durations.P(50).Milliseconds(), P99Ms: c.Durations.P(99).Milliseconds(),
-		MaxMs: c.Durations.P(100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
+		LeaderKept: c.LeaderKept, LeaderNone: c.LeaderNone, MetadataOnly: c.MetadataOnly, Resent: c.Resent, CarriedOver: c.CarriedOver, Unclean: c.Unclean,
+		P50Ms: c.Spans.P(50).Milliseconds(), P99Ms: c.Spans.P(99).Milliseconds(), MaxMs: c.Spans.P(100).Milliseconds(),
+		ReadyP50Ms: c.Durations.P(50).Milliseconds(), ReadyP99Ms: c.Durations.P(99).Milliseconds(), ReadyMaxMs: c.Durations.P(100).Milliseconds(), Bursts: len(c.Bursts), ProducerErrors: c.Errors,
 		Matched:       map[string]int{"during": c.ByMatch[timeline.MatchDuring], "after": c.ByMatch[timeline.MatchAfter], "none": c.ByMatch[timeline.MatchNone]},
 		FinalFailures: c.Finals, Sources: len(sources), TimeZone: c.Opt.Loc.String(), ZoneNote: c.Opt.ZoneNote,
 		SkewToleranceMs: cfg.SkewTolerance.Milliseconds(), StaleWindowMs: cfg.StaleWindow.Milliseconds(),
 		OrphanLines: tl.Stats.Orphans, LateLines: tl.Stats.Late, Interrupted: interrupted,
+	}
+	if n := c.ByMatch[timeline.MatchOther]; n > 0 {
+		r.Summary.Matched["not_leadership"] = n
 	}
 	return r
 }
@@ -126,4 +134,14 @@ func (r *Report) WriteJSON(j *JSONWriter) error {
 	}
 	j.Any(r.Summary)
 	return j.Flush()
+}
+
+// SourcePath names source i as its source record does.
+func (m *Report) SourcePath(i int) string {
+	for _, s := range m.Sources {
+		if s.Index == i {
+			return textfmt.Clean(s.Path)
+		}
+	}
+	return ""
 }

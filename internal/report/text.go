@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -61,7 +62,7 @@ func (m *Report) WriteText(out io.Writer) error {
 	m.writeHeadline(t)
 	m.writeFindings(t, rel)
 	m.writeElections(t)
-	m.writeProducerErrors(t)
+	m.writeProducerErrors(t, rel)
 	m.writeBrokers(t)
 	m.Agg.writeContext(t, m.Timeline, &m.Window, m.Full)
 	m.writeTimelines(t)
@@ -121,9 +122,9 @@ func (m *Report) writeHeadline(t *textOut) {
 		t.line(s)
 	}
 	if c.Errors > 0 {
-		t.line(fmt.Sprintf("  %s, %d final: %d during an election · %d after one ended (stale metadata) · %d unexplained",
+		t.line(fmt.Sprintf("  %s, %d final: %d during an election · %d after one ended (stale metadata) · %d unexplained%s",
 			plural(c.Errors, "producer error", "producer errors"), c.Finals,
-			c.ByMatch[timeline.MatchDuring], c.ByMatch[timeline.MatchAfter], c.ByMatch[timeline.MatchNone]))
+			c.ByMatch[timeline.MatchDuring], c.ByMatch[timeline.MatchAfter], c.ByMatch[timeline.MatchNone], c.otherErrors()))
 	}
 	fs := m.sortedFindings()
 	shown, info := 0, 0
@@ -281,6 +282,9 @@ func (m *Report) writeElections(t *textOut) {
 	if c.Resent > 0 {
 		s += fmt.Sprintf(", %s re-sent from an earlier controller epoch (broker restart or controller failover)", humanize.Comma(int64(c.Resent)))
 	}
+	if c.CarriedOver > 0 {
+		s += fmt.Sprintf(", %s carried over from before the logs (re-sent or re-applied, not elected here)", humanize.Comma(int64(c.CarriedOver)))
+	}
 	if c.MetadataOnly > 0 {
 		s += fmt.Sprintf(", %s only re-stated by metadata caches", humanize.Comma(int64(c.MetadataOnly)))
 	}
@@ -289,7 +293,8 @@ func (m *Report) writeElections(t *textOut) {
 		t.p("  UNCLEAN elections: %d\n", c.Unclean)
 	}
 	if c.Durations.Len() > 0 {
-		t.line("  duration (first line → last line of each election): " + pctl(&c.Durations))
+		t.line("  took (decision → the new leader ready, what producers waited for): " + pctl(&c.Durations))
+		t.line("  first line → last line (returning brokers' catch-up included): " + pctl(&c.Spans))
 	}
 	if causes := c.causeList(); causes != "" {
 		t.line("  causes: " + causes)
@@ -297,7 +302,7 @@ func (m *Report) writeElections(t *textOut) {
 	t.p("\n")
 
 	if len(c.Bursts) > 0 {
-		t.p("Bursts (elections starting within a second of each other, same cause): %d\n", len(c.Bursts))
+		t.p("Bursts (elections starting within a second of each other, same cause; times to leader ready): %d\n", len(c.Bursts))
 		shown := c.Bursts
 		if !m.Full && len(shown) > burstsShown {
 			shown = append([]*BurstSummary(nil), c.Bursts...)
@@ -325,10 +330,10 @@ func (m *Report) writeElections(t *textOut) {
 	}
 
 	if len(c.Slowest) > 0 {
-		t.p("Slowest elections\n")
+		t.p("Slowest elections (decision → the new leader ready)\n")
 		for _, e := range c.Slowest {
 			t.line(fmt.Sprintf("  %-40s epoch %-5d leader %s → %s  %s  %s", textfmt.Clean(fmt.Sprintf("%s-%d", e.Topic, e.Partition)), e.LeaderEpoch,
-				leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Duration()), c.tm(e.Start)))
+				leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Took()), c.tm(e.Start)))
 		}
 		t.p("\n")
 	}
@@ -388,7 +393,7 @@ func (m *Report) writeBrokers(t *textOut) {
 // set: the unexplained and final ones come first.
 const errorsShown = 10
 
-func (m *Report) writeProducerErrors(t *textOut) {
+func (m *Report) writeProducerErrors(t *textOut, rel func(string) string) {
 	c := m.Agg
 	t.p("Producer errors\n")
 	if c.Errors == 0 {
@@ -396,8 +401,8 @@ func (m *Report) writeProducerErrors(t *textOut) {
 		return
 	}
 	t.line(fmt.Sprintf("  %s, %d final (send failed for good)", plural(c.Errors, "error", "errors"), c.Finals))
-	t.line(fmt.Sprintf("  during an election: %d · after one ended (stale client metadata): %d · no election explains: %d",
-		c.ByMatch[timeline.MatchDuring], c.ByMatch[timeline.MatchAfter], c.ByMatch[timeline.MatchNone]))
+	t.line(fmt.Sprintf("  during an election: %d · after one ended (stale client metadata): %d · no election explains: %d%s",
+		c.ByMatch[timeline.MatchDuring], c.ByMatch[timeline.MatchAfter], c.ByMatch[timeline.MatchNone], c.otherErrors()))
 	if c.Lags.Len() > 0 {
 		t.line(fmt.Sprintf("  lag after the election ended: p50 %s · max %s", textfmt.Dur(c.Lags.P(50)), textfmt.Dur(c.Lags.P(100))))
 	}
@@ -432,12 +437,46 @@ func (m *Report) writeProducerErrors(t *textOut) {
 		t.p("  %d of them (unexplained and final ones first; --full lists all):\n", errorsShown)
 	}
 	for _, pe := range list {
-		t.para("  ", "      ", c.errorLine(pe))
+		t.para("  ", "      ", c.errorLine(pe)+" · "+m.lineRefs(pe, rel))
 	}
 	if n := c.Errors - len(c.ErrorList); n > 0 && (m.Full || len(c.ErrorList) <= errorsShown) {
 		t.p("  … %d more (use --format json)\n", n)
 	}
 	t.p("\n")
+}
+
+// otherErrors: the errors no leader change causes, counted apart.
+func (c *Collector) otherErrors() string {
+	if n := c.ByMatch[timeline.MatchOther]; n > 0 {
+		return fmt.Sprintf(" · %d not leadership errors (never matched)", n)
+	}
+	return ""
+}
+
+// lineRefs names the lines a producer error was built from, as the JSON
+// record's "lines" does, relative to the inputs' common directory.
+func (m *Report) lineRefs(pe *timeline.ProducerError, rel func(string) string) string {
+	var b strings.Builder
+	last := -1
+	for i, r := range pe.Lines {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if r.Source != last {
+			name := "source " + strconv.Itoa(r.Source)
+			for _, s := range m.Sources {
+				if s.Index == r.Source {
+					name = rel(textfmt.Clean(s.Path))
+					break
+				}
+			}
+			b.WriteString(name)
+			b.WriteByte(':')
+			last = r.Source
+		}
+		b.WriteString(strconv.FormatInt(r.Line, 10))
+	}
+	return b.String()
 }
 
 func (c *Collector) errorLine(pe *timeline.ProducerError) string {
@@ -453,14 +492,24 @@ func (c *Collector) errorLine(pe *timeline.ProducerError) string {
 	if pe.AttemptsLeft >= 0 {
 		s += fmt.Sprintf(" (%d attempts left)", pe.AttemptsLeft)
 	}
-	if pe.Inferred {
-		s += " [partition inferred]"
+	if pe.Partition == parser.Unknown && len(pe.Candidates) > 0 {
+		s += " [partition one of " + textfmt.JoinIDs(pe.Candidates) + "]"
 	}
 	switch pe.Match {
 	case timeline.MatchDuring:
+		if pe.Election == nil {
+			s += fmt.Sprintf(" → during elections of %s (which one, the lines do not say)", textfmt.Clean(pe.Topic))
+			break
+		}
 		s += fmt.Sprintf(" → during election %s-%d epoch %d", textfmt.Clean(pe.Election.Topic), pe.Election.Partition, pe.Election.LeaderEpoch)
 	case timeline.MatchAfter:
+		if pe.Election == nil {
+			s += fmt.Sprintf(" → %s after elections of %s ended (which one, the lines do not say)", textfmt.Dur(pe.Lag), textfmt.Clean(pe.Topic))
+			break
+		}
 		s += fmt.Sprintf(" → %s after election %s-%d epoch %d ended", textfmt.Dur(pe.Lag), textfmt.Clean(pe.Election.Topic), pe.Election.Partition, pe.Election.LeaderEpoch)
+	case timeline.MatchOther:
+		s += " → not a leadership error: no election matched"
 	default:
 		s += " → UNEXPLAINED: no election of this partition in the logs"
 	}
@@ -538,6 +587,9 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 		}
 		if s.Unparsed > 0 {
 			parts = append(parts, humanize.Comma(s.Unparsed)+" leadership lines unparsed")
+		}
+		if s.UndatedErrors > 0 {
+			parts = append(parts, humanize.Comma(s.UndatedErrors)+" undated producer errors")
 		}
 		if s.CutLines > 0 {
 			parts = append(parts, humanize.Comma(s.CutLines)+" lines over 1 MiB cut")
@@ -700,7 +752,7 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 		cause += " of broker " + ids(e.CauseBrokers)
 	}
 	p("  %s-%d epoch %d: leader %s → %s · %s · %s · controller %s", e.Topic, e.Partition, e.LeaderEpoch,
-		leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Duration()), cause, leaderStr(e.Controller))
+		leaderStr(e.PreviousLeader), leaderStr(e.Leader), textfmt.Dur(e.Took()), cause, leaderStr(e.Controller))
 	if e.ControllerEpoch != parser.Unknown {
 		p(" epoch %d", e.ControllerEpoch)
 	}
@@ -710,6 +762,23 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 	p("\n")
 	if !e.Decided.IsZero() {
 		p("    controller decided %s\n", c.hms(e.Decided))
+	}
+	if m := e.Measures(); m.HasLeaderReady || m.HasISRApplied || m.HasPropagated || m.HasDetect {
+		var parts []string
+		for _, x := range []struct {
+			what string
+			d    time.Duration
+			ok   bool
+		}{{"leader ready", m.LeaderReady, m.HasLeaderReady}, {"ISR applied", m.ISRApplied, m.HasISRApplied}, {"propagated", m.Propagated, m.HasPropagated}} {
+			if x.ok {
+				parts = append(parts, x.what+" "+textfmt.Dur(x.d))
+			}
+		}
+		parts = append(parts, "first → last line "+textfmt.Dur(e.Duration()))
+		if m.HasDetect {
+			parts = append(parts, "the failed broker's last line → decision "+textfmt.Dur(m.Detect))
+		}
+		t.para("    ", "      ", strings.Join(parts, " · "))
 	}
 	for _, bt := range e.Brokers {
 		var parts []string
@@ -725,6 +794,9 @@ func (c *Collector) writeEpisode(t *textOut, e *timeline.Episode) {
 		if len(parts) == 0 {
 			p("    broker %d %s: sent by the controller; no line from this broker\n", bt.Broker, roleName(bt.Role))
 			continue
+		}
+		if bt.CatchUp {
+			ap += " · catch-up (not serving at the decision)"
 		}
 		t.para(fmt.Sprintf("    broker %d %s: ", bt.Broker, roleName(bt.Role)), "      ", strings.Join(parts, ", ")+ap)
 	}

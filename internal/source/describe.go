@@ -34,9 +34,11 @@ type Info struct {
 	Records       int64    `json:"records"`
 	NotUnderstood int64    `json:"not_understood"`
 	Unparsed      int64    `json:"unparsed"`
-	Events        int64    `json:"events"`
-	CutLines      int64    `json:"cut_lines"`
-	OutOfOrder    int64    `json:"out_of_order"`
+	// UndatedErrors: a producer's exception lines no record dates.
+	UndatedErrors int64 `json:"undated_errors,omitempty"`
+	Events        int64 `json:"events"`
+	CutLines      int64 `json:"cut_lines"`
+	OutOfOrder    int64 `json:"out_of_order"`
 	// Reordered: events put back in time order; LateEvents: written further
 	// out of order than ReorderWindow, left in file order.
 	Reordered  int64   `json:"reordered"`
@@ -65,7 +67,7 @@ func Describe(s *Source, loc *time.Location) Info {
 	si := Info{
 		Type: "source", Index: s.Index, Path: s.Path, Brokers: st.Brokers, Controllers: st.Controllers,
 		Producers: st.Producers, Clients: st.Clients, Writers: writers(st, loc), Lines: st.Lines, Records: st.Records, NotUnderstood: st.NotUnderstood,
-		Unparsed: st.Unparsed, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
+		Unparsed: st.Unparsed, UndatedErrors: st.UndatedErrors, Events: st.Events, CutLines: st.CutLines, OutOfOrder: st.OutOfOrder, Bytes: s.Bytes,
 		Reordered: s.Reordered, LateEvents: s.LateEvents,
 		Kind: Kind(s), Era: EraName(st), Levels: []string{}, Layouts: []string{}, Collectors: parser.CollectorNames(st.Collectors),
 	}
@@ -159,6 +161,8 @@ func Kind(s *Source) string {
 	client := b[parser.LoggerSender] + b[parser.LoggerConfig] + b[parser.LoggerCallback] + b[parser.LoggerLibrdkafka] + b[parser.LoggerConsumer] + b[parser.LoggerGoClient]
 	broker := b[parser.LoggerStateChange] + b[parser.LoggerController] + b[parser.LoggerPartition] + b[parser.LoggerServer] + b[parser.LoggerQuorum]
 	switch {
+	case st.Records == 0 && st.UndatedErrors > 0:
+		return "client application log"
 	case st.Records == 0:
 		return "unrecognised"
 	case (client > 0 || len(st.Clients) > 0) && broker == 0:

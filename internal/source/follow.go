@@ -25,7 +25,7 @@ type Section struct{ Off, N int64 }
 
 // section applies Reader.Section to an opened plain file.
 func (r *Reader) section(s *Source, rd io.ReaderAt) (io.Reader, bool) {
-	if r.Section == nil || s.Gzip || s.Path == "-" {
+	if r.Section == nil || s.Gzip || s.Pipe || s.Path == "-" {
 		return nil, false
 	}
 	sec := r.Section(s)

@@ -37,6 +37,9 @@ type StoreInput struct {
 	// RowFilter narrows the rows read (not the streams listed, nor the
 	// window): a filter AND-ed with Query.Text (logstore.Pushdown).
 	RowFilter string
+	// Hints: eras that rows RowFilter leaves out would have marked; the
+	// streams that hold such rows are asked for and given them.
+	Hints []parser.EraHint
 	// Hold is how far behind the newest row an event may be and still be
 	// put in its place among the other streams' events: the most a
 	// line's own timestamp may precede the store's _time (a shipper that
@@ -132,6 +135,22 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 		r.addStream(s, x.Name, x.Fields)
 	}
 	st.Streams = len(s.streams)
+	for _, h := range in.Hints {
+		if len(s.streams) == 0 {
+			break
+		}
+		hq := *q
+		hq.Text = logstore.And(q.Text, logstore.HintFilter(h.Logger, h.MsgPrefix))
+		hs, err := in.Store.Streams(ctx, hq)
+		if err != nil {
+			return st, err
+		}
+		for _, x := range hs {
+			if y := s.streams[x.Name]; y != nil && x.Rows > 0 {
+				y.p.Stats.Eras |= h.Era
+			}
+		}
+	}
 	if len(s.streams) > 0 {
 		r.stores = append(r.stores, s)
 	}
@@ -244,7 +263,8 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.status.Err = err
 		var pe *logstore.PartialError
-		s.status.Partial = errors.As(err, &pe) || n > 0
+		var me *logstore.MissingError
+		s.status.Partial = errors.As(err, &pe) || errors.As(err, &me) || n > 0
 		for _, x := range s.streams {
 			x.src.Err = fmt.Errorf("log store: %w", err)
 		}

@@ -199,6 +199,11 @@ type epSum struct {
 	unclean, changed    bool
 	refs                []timeline.Ref
 	truncs              []trunc
+	// notLeaderFrom/To: when producers were told NOT_LEADER (the
+	// timeline's NotLeaderWindow); hasNotLeader: the new leader's
+	// readiness was logged.
+	notLeaderFrom, notLeaderTo time.Time
+	hasNotLeader               bool
 }
 
 func (s *epSum) dur() time.Duration { return s.end.Sub(s.start) }
@@ -377,6 +382,10 @@ type Analyzer struct {
 	none        map[timeline.TP]*noneAgg
 	noneDropped int
 
+	// catchUps: per broker, when it applied elections decided while it
+	// was not serving (first phase → last), for unstable-broker.
+	catchUps map[int32][]span
+
 	brokersSeen map[int32]int      // broker → elections it logged a line for
 	absent      map[int32]*spanSet // broker → times it was leader/replica but logged nothing
 	offsetsMax  int32              // highest __consumer_offsets partition seen
@@ -388,8 +397,50 @@ func New(cfg Config) *Analyzer {
 	return &Analyzer{
 		cfg: cfg, parts: map[timeline.TP]*partAgg{}, brokerRuns: map[int32]*runs{}, causeRuns: map[parser.Cause]*runs{},
 		interest: map[timeline.Key]*epSum{}, recent: map[timeline.Key]*epSum{}, clients: map[clientKey]*clientAgg{}, none: map[timeline.TP]*noneAgg{},
-		brokersSeen: map[int32]int{}, absent: map[int32]*spanSet{}, offsetsMax: -1,
+		brokersSeen: map[int32]int{}, absent: map[int32]*spanSet{}, offsetsMax: -1, catchUps: map[int32][]span{},
 	}
+}
+
+// maxCatchUps bounds the catch-up spans kept per broker.
+const maxCatchUps = 256
+
+func (a *Analyzer) noteCatchUps(e *timeline.Episode) {
+	for _, bt := range e.Brokers {
+		if !bt.CatchUp {
+			continue
+		}
+		first, ok := bt.FirstPhase()
+		last := bt.AppliedAt()
+		if !ok || last.IsZero() {
+			continue
+		}
+		l := a.catchUps[bt.Broker]
+		if l == nil && len(a.catchUps) >= maxBrokersSeen || len(l) >= maxCatchUps {
+			continue
+		}
+		a.catchUps[bt.Broker] = append(l, span{first, last})
+	}
+}
+
+// caughtUp is how long broker b took to apply what it had missed, from its
+// first catch-up line in [from, to] to its last.
+func (a *Analyzer) caughtUp(b int32, from, to time.Time) (time.Duration, bool) {
+	var lo, hi time.Time
+	for _, sp := range a.catchUps[b] {
+		if sp.from.Before(from) || sp.from.After(to) {
+			continue
+		}
+		if lo.IsZero() || sp.from.Before(lo) {
+			lo = sp.from
+		}
+		if sp.to.After(hi) {
+			hi = sp.to
+		}
+	}
+	if lo.IsZero() {
+		return 0, false
+	}
+	return hi.Sub(lo), true
 }
 
 // Config returns the effective configuration (defaults filled in).
@@ -446,12 +497,16 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 		prevAny = pa.lastLeader
 	}
 	changed := e.Leader >= 0 && prev >= 0 && e.Leader != prev
-	live := e.Transition && !e.Resent
+	live := e.IsElection()
 
 	sum := epSum{
 		filled: true, key: e.Key, start: e.Start, end: e.End, decided: e.Decided, leader: e.Leader, prev: prev,
 		cause: e.Cause, causeBrokers: append([]int32(nil), e.CauseBrokers...), unclean: e.Unclean, changed: changed,
 		refs: episodeRefs(e, maxEpisodeRefs), truncs: truncs(e, prev, 3),
+	}
+	sum.notLeaderFrom, sum.notLeaderTo, sum.hasNotLeader = e.NotLeaderWindow()
+	if live {
+		a.noteCatchUps(e)
 	}
 	if s, ok := a.interest[e.Key]; ok && !s.filled {
 		*s = sum
@@ -574,7 +629,7 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 // noteBrokers records which brokers took part in an election and which,
 // though leader or replica, logged nothing for it.
 func (a *Analyzer) noteBrokers(e *timeline.Episode) {
-	if !e.Transition || e.Resent {
+	if !e.IsElection() {
 		return
 	}
 	logged := map[int32]bool{}
@@ -692,6 +747,9 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 	}
 	firstBroker := time.Time{}
 	for _, bt := range e.Brokers {
+		if bt.CatchUp {
+			continue
+		}
 		var pts []pt
 		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
 			if t := bt.Phases[ph]; !t.IsZero() {
@@ -722,6 +780,9 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 	}
 	if !ref0.IsZero() {
 		for _, bt := range e.Brokers {
+			if bt.CatchUp {
+				continue
+			}
 			var bf time.Time
 			for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
 				if t := bt.Phases[ph]; !t.IsZero() && ph != parser.PhaseCached && (bf.IsZero() || t.Before(bf)) {
@@ -755,8 +816,11 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 	return desc, d, ref, broker
 }
 
+// noteSlow weighs what the election took (to the new leader ready) and its
+// slowest step among the brokers that were serving: a returning broker's
+// catch-up is its unstable-broker incident, not a slow election.
 func (a *Analyzer) noteSlow(e *timeline.Episode) {
-	dur := e.Duration()
+	dur := e.Took()
 	desc, sd, sref, _ := slowestStep(e)
 	if dur <= a.cfg.SlowElection && sd <= a.cfg.SlowElection {
 		return

@@ -52,6 +52,12 @@ func (f *finisher) capabilities() {
 		return out
 	}
 
+	for _, s := range f.sources {
+		if s.UndatedErrors > 0 {
+			f.capability("logs", fmt.Sprintf("%s is a producer log with %d undated errors (exception lines with no timestamped record above them): they cannot be placed in time, so no election is matched to them",
+				filepath.ToSlash(f.name(s.Index)), s.UndatedErrors), map[string]any{"file": f.name(s.Index), "undated_errors": s.UndatedErrors})
+		}
+	}
 	if len(f.sources) > 0 && len(brokerSrc) == 0 {
 		f.capability("logs", "no broker logs given: elections cannot be reconstructed, so producer errors stay unexplained and no cluster-side verdict is possible", nil)
 	}
@@ -66,7 +72,7 @@ func (f *finisher) capabilities() {
 			base(infoSrc)), map[string]any{"files": paths(infoSrc)})
 	}
 	if len(kraftSrc) > 0 {
-		f.capability("logs", fmt.Sprintf("KRaft logs in %s: the controller writes no per-partition line for a clean election, so an election starts at the first broker line and its decision time is unknown; broker steps are per metadata batch",
+		f.capability("logs", fmt.Sprintf("KRaft logs in %s: the controller writes no per-partition line for a clean election: its decision is the active controller's \"changing N partition(s)\" line (fencing, controlled shutdown, balancing) when the controller's log is given, else the election starts at the first broker line; broker steps are per metadata batch",
 			base(kraftSrc)), map[string]any{"files": paths(kraftSrc)})
 	}
 

@@ -190,6 +190,14 @@ func (f *finisher) unstable() {
 			if !in.back.IsZero() {
 				it += fmt.Sprintf(", back after %s", textfmt.Dur(in.back.Sub(in.first)))
 			}
+			upTo := in.last
+			if in.back.After(upTo) {
+				upTo = in.back
+			}
+			caught, hasCaught := f.a.caughtUp(b, in.first, upTo.Add(time.Minute))
+			if hasCaught {
+				it += fmt.Sprintf(", caught up in %s", textfmt.Dur(caught))
+			}
 			switch {
 			case unk > 0:
 				it += fmt.Sprintf(", %s followed (%d moved a leader, %d with no earlier leader in the logs)", plural(n, "election", "elections"), mv, unk)
@@ -206,6 +214,9 @@ func (f *finisher) unstable() {
 			dd := map[string]any{"time": f.rfc(in.first), "what": in.kinds, "hard": in.hard, "leaderships_moved": mv, "elections": n, "previous_leader_unknown": unk}
 			if !in.back.IsZero() {
 				dd["back_after_ms"] = in.back.Sub(in.first).Milliseconds()
+			}
+			if hasCaught {
+				dd["caught_up_ms"] = caught.Milliseconds()
 			}
 			data = append(data, dd)
 		}
@@ -408,7 +419,7 @@ func (f *finisher) slowElections() {
 	var refs []timeline.Ref
 	var data []map[string]any
 	for _, s := range f.a.slow {
-		it := fmt.Sprintf("%s took %s", keyName(s.key), textfmt.Dur(s.dur))
+		it := fmt.Sprintf("%s took %s to the new leader ready", keyName(s.key), textfmt.Dur(s.dur))
 		if s.step != "" && s.stepDur > 0 {
 			it += fmt.Sprintf(" (%s took %s)", s.step, textfmt.Dur(s.stepDur))
 		}
@@ -416,9 +427,9 @@ func (f *finisher) slowElections() {
 		refs = append(refs, s.stepRef)
 		refs = append(refs, s.refs...)
 		data = append(data, map[string]any{"topic": s.key.Topic, "partition": s.key.Partition, "leader_epoch": s.key.LeaderEpoch,
-			"duration_ms": s.dur.Milliseconds(), "slowest_step": s.step, "slowest_step_ms": s.stepDur.Milliseconds(), "start": f.rfc(s.start)})
+			"leader_ready_ms": s.dur.Milliseconds(), "slowest_step": s.step, "slowest_step_ms": s.stepDur.Milliseconds(), "start": f.rfc(s.start)})
 	}
-	msg := fmt.Sprintf("%s took longer than %s, or had a step that did: %s",
+	msg := fmt.Sprintf("%s took longer than %s from decision to the new leader ready, or had a step on a serving broker that did: %s",
 		plural(f.a.slowN, "election", "elections"), textfmt.Dur(f.cfg.SlowElection), f.list(items, f.a.slowN))
 	f.add(Finding{
 		Code: CodeSlowElection, Severity: Warning, Subject: "cluster", Message: msg,

@@ -135,8 +135,9 @@ func TestIncidentCase1NoRetries(t *testing.T) {
 	if rb.Severity != verdict.Critical {
 		t.Errorf("severity %s", rb.Severity)
 	}
-	contains(t, rb, "budget 0 ms (retries=0), election took 21 ms", "Kafka 0.10.2.1", "NOT_LEADER_FOR_PARTITION", "orders-1 epoch 7")
-	if rb.Data["budget_ms"] != int64(0) || rb.Data["election_ms"] != int64(21) || rb.Data["failures"] != 1 {
+	// Broker 3 stopped leading at 07.111 (its become-follower), broker 2 led from 07.113 (completed).
+	contains(t, rb, "budget 0 ms (retries=0), producers saw NOT_LEADER for 2 ms", "Kafka 0.10.2.1", "NOT_LEADER_FOR_PARTITION", "orders-1 epoch 7")
+	if rb.Data["budget_ms"] != int64(0) || rb.Data["election_ms"] != int64(2) || rb.Data["failures"] != 1 {
 		t.Errorf("data %v", rb.Data)
 	}
 	hasEvidence(t, rb, "app/producer.log", 56)         // the ErrorLoggingCallback line
@@ -182,7 +183,7 @@ func TestIncidentCase2SpringRetries(t *testing.T) {
 	}
 	fl := r.one(t, verdict.CodeFlapping, "orders-2")
 	contains(t, fl, "1 partition changed leader at least 4 times within 15 min", "orders-2: 6 changes in 13 min 28 s",
-		"3→1 09:00:12.131 broker fenced", "1→3 09:03:40.540 preferred election", "every change involves broker 3")
+		"3→1 09:00:12.102 broker fenced", "1→3 09:03:40.512 preferred election", "every change involves broker 3")
 	if fl.Severity != verdict.Warning {
 		t.Errorf("flapping severity %s", fl.Severity)
 	}
@@ -222,12 +223,13 @@ func TestIncidentCase3Acks1ZKExpiry(t *testing.T) {
 		t.Errorf("unstable-broker severity %s", ub.Severity)
 	}
 	contains(t, ub, "broker 2 failed 2 times (2 hard failures)", "10:15:20.409 was removed by the controller (broker failure), lost its ZooKeeper session, back after 4.6 s",
-		"10:41:02.215", "back after 5.3 s", "2 leaderships moved (2 more epoch bumps)")
+		"10:41:02.215", "back after 5.3 s", "caught up in 76 ms", "2 leaderships moved (2 more epoch bumps)")
 	hasEvidence(t, ub, "broker-2/server.log", 1)     // [ZooKeeperClient Kafka server] Session expired.
 	hasEvidence(t, ub, "broker-1/controller.log", 1) // deleted brokers: 2
-	// The old leader only heard of the change when it came back.
-	se := r.one(t, verdict.CodeSlowElection, "cluster")
-	contains(t, se, "events-0 epoch 10 took 5.6 s (broker 2 starting to apply it took 5.5 s)")
+	// The old leader only heard of the change when it came back: its
+	// catch-up is the unstable broker's, the partition had a leader again
+	// in ~20 ms (no slow election).
+	r.none(t, verdict.CodeSlowElection)
 	// The consumers: group billing lives on __consumer_offsets-9, which moved with broker 2.
 	cm := r.one(t, verdict.CodeCoordinatorMoved, "group billing")
 	if cm.Severity != verdict.Warning {
@@ -267,12 +269,12 @@ func TestIncidentCase5MisspelledRetries(t *testing.T) {
 	if rm.Severity != verdict.Warning {
 		t.Errorf("retry-margin severity %s", rm.Severity)
 	}
-	contains(t, rm, "payments-1 epoch 7 (338 ms at 03:00:07.104)", "3 of its 3 retries (100%)", "0 attempts left",
+	contains(t, rm, "payments-1 epoch 7 (NOT_LEADER for 322 ms from 03:00:07.104)", "3 of its 3 retries (100%)", "0 attempts left",
 		"retries=7 at retry.backoff.ms=100")
 	// Retrying from 07.116 to 07.325 is 209 ms of the 3 × 100 ms budget;
-	// 2 × 338 ms needs 7 back-offs of 100 ms.
+	// 2 × 322 ms (old leader stopping → new leader ready) needs 7 back-offs of 100 ms.
 	if rm.Data["retries_used"] != int64(3) || rm.Data["retrying_ms"] != int64(209) || rm.Data["budget_ms"] != int64(300) ||
-		rm.Data["suggested_retries"] != int64(7) || rm.Data["longest_election_ms"] != int64(338) || rm.Data["used_percent"] != 100 {
+		rm.Data["suggested_retries"] != int64(7) || rm.Data["longest_election_ms"] != int64(322) || rm.Data["used_percent"] != 100 {
 		t.Errorf("data %v", rm.Data)
 	}
 	hasEvidence(t, rm, "app/ledger.log", 61) // retrying (0 attempts left)

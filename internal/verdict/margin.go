@@ -20,10 +20,16 @@ const (
 	marginHeadroom = 2
 )
 
-// window is how long producers could see NOT_LEADER for an election: today
-// its duration (first line to last). The one place to change when
-// elections carry the time the new leader was ready (leader_ready_ms).
-func (s *epSum) window() time.Duration { return s.dur() }
+// window is how long producers could see NOT_LEADER for an election: from
+// the old leader stopping to the new one ready (timeline's
+// NotLeaderWindow), or first line to last when the new leader's lines are
+// not in the logs.
+func (s *epSum) window() time.Duration {
+	if s.hasNotLeader {
+		return s.notLeaderTo.Sub(s.notLeaderFrom)
+	}
+	return s.dur()
+}
 
 // retryMargin: retries that rode out an election but used most of the
 // budget: how close it came to failing sends, and what budget would cover
@@ -115,7 +121,7 @@ func (f *finisher) retryMargin(p *producer) {
 	} else {
 		how = fmt.Sprintf("%s of retrying out of delivery.timeout.ms=%d (%d%%)", textfmt.Dur(worst.spent), s.deliveryTimeout.val, pct)
 	}
-	msg := fmt.Sprintf("producer %s (%s) rode out %s (%s at %s) on retries, but it took %s; %s",
+	msg := fmt.Sprintf("producer %s (%s) rode out %s (NOT_LEADER for %s from %s) on retries, but it took %s; %s",
 		name, f.producerVersion(p), keyName(worst.key), textfmt.Dur(worst.ep.window()), f.tm(worst.ep.start),
 		how, plural(worst.u.n, "retry was logged", "retries were logged"))
 	if over > 1 {

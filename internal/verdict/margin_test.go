@@ -45,7 +45,7 @@ func TestRetryMarginByCount(t *testing.T) {
 		if f.Data["suggested_retries"] != int64(24) {
 			t.Errorf("suggested %v", f.Data["suggested_retries"])
 		}
-		has(t, f, "orders-1 epoch 7 (1.2 s", "retries=24 at retry.backoff.ms=100")
+		has(t, f, "orders-1 epoch 7 (NOT_LEADER for 1.2 s", "retries=24 at retry.backoff.ms=100")
 		none(t, fs, CodeRetryBudget)
 	}
 }

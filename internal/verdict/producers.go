@@ -316,7 +316,7 @@ func (f *finisher) retryBudget(p *producer) {
 		if s == nil || !s.filled {
 			continue
 		}
-		d := s.dur()
+		d := s.window()
 		if budget > 0 && d <= budget {
 			continue
 		}
@@ -324,7 +324,7 @@ func (f *finisher) retryBudget(p *producer) {
 		errs[fe.err] = true
 		elections[s.key] = true
 		refs = append(refs, fe.ref)
-		if worst == nil || d > worst.dur() {
+		if worst == nil || d > worst.window() {
 			worst, worstFE = s, fe
 		}
 	}
@@ -338,8 +338,8 @@ func (f *finisher) retryBudget(p *producer) {
 	}
 	sort.Strings(names)
 	name := f.producerName(p)
-	msg := fmt.Sprintf("producer %s (%s): %s failed for good with %s: budget %s (%s), election took %s (%s at %s)",
-		name, f.producerVersion(p), plural(n, "send", "sends"), strings.Join(names, "/"), textfmt.Dur(budget), explain, textfmt.Dur(worst.dur()),
+	msg := fmt.Sprintf("producer %s (%s): %s failed for good with %s: budget %s (%s), producers saw NOT_LEADER for %s (%s at %s: old leader stopping → new leader ready)",
+		name, f.producerVersion(p), plural(n, "send", "sends"), strings.Join(names, "/"), textfmt.Dur(budget), explain, textfmt.Dur(worst.window()),
 		keyName(worst.key), f.tm(worst.start))
 	if len(elections) > 1 {
 		msg += fmt.Sprintf("; %d elections were involved", len(elections))
@@ -352,7 +352,7 @@ func (f *finisher) retryBudget(p *producer) {
 	if p.set.deliveryTimeout.known && p.set.deliveryTimeout.val > 0 {
 		d["delivery_timeout_ms"] = p.set.deliveryTimeout.val
 	}
-	d["election_ms"] = worst.dur().Milliseconds()
+	d["election_ms"] = worst.window().Milliseconds()
 	d["election"] = map[string]any{"topic": worst.key.Topic, "partition": worst.key.Partition, "leader_epoch": worst.key.LeaderEpoch, "start": f.rfc(worst.start)}
 	d["errors"] = names
 	d["first_failure"] = f.rfc(worstFE.t)

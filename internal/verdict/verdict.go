@@ -56,8 +56,10 @@
 //     the threshold): a broker failed, was fenced, lost its ZooKeeper session
 //     or shut down at least UnstableEvents (2) times (events less than
 //     IncidentGap, 60 s, apart count once), with the leaderships moved each time.
-//   - slow-election (warning): an election or one step of it (a broker's
-//     phase, the controller's send) took longer than SlowElection (1 s).
+//   - slow-election (warning): an election (decision → the new leader
+//     ready) or one step of it on a broker that was serving (a phase, the
+//     controller's send) took longer than SlowElection (1 s); a returning
+//     broker's catch-up is in its unstable-broker finding instead.
 //   - offline-window (critical): a partition had no leader (leader -1), and for how long.
 //   - coordinator-moved (info; warning when its consumers were disrupted
 //     within CoordinatorWindow, 2 min): a __consumer_offsets partition
@@ -253,6 +255,8 @@ type SourceFacts struct {
 	Controllers []int32
 	Producers   []string
 	Records     int64
+	// UndatedErrors: producer exception lines no record dates.
+	UndatedErrors int64
 }
 
 // Facts builds the facts of a source that has been read. kind and era are
@@ -262,7 +266,7 @@ func Facts(s *source.Source, kind, era string) SourceFacts {
 	st := &s.Stats
 	f := SourceFacts{
 		Index: s.Index, Path: s.Path, Kind: kind, Era: era, Eras: st.Eras,
-		First: st.First, Last: st.Last, Records: st.Records,
+		First: st.First, Last: st.Last, Records: st.Records, UndatedErrors: st.UndatedErrors,
 		Brokers:     append([]int32(nil), st.Brokers...),
 		Controllers: append([]int32(nil), st.Controllers...),
 		Producers:   append([]string(nil), st.Producers...),

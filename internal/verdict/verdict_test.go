@@ -181,7 +181,7 @@ func TestRetryBudgetExceeded(t *testing.T) {
 	x.ep("orders", 1, 7, 3, 2, "1m", "21ms", cause(parser.CausePreferred))
 	x.pe("", 9, "orders", 1, "NOT_LEADER_FOR_PARTITION", "1m0.012s", final(), during("orders", 1, 7))
 	f := one(t, x.finish(), CodeRetryBudget)
-	has(t, f, "budget 0 ms (retries=0), election took 21 ms", "Kafka 0.10.2.1", "orders-1 epoch 7")
+	has(t, f, "budget 0 ms (retries=0), producers saw NOT_LEADER for 21 ms", "Kafka 0.10.2.1", "orders-1 epoch 7")
 	if f.Severity != Critical || f.Data["budget_ms"] != int64(0) || f.Data["election_ms"] != int64(21) {
 		t.Errorf("severity %s data %v", f.Severity, f.Data)
 	}
@@ -196,7 +196,7 @@ func TestRetryBudgetExceededSmallBudget(t *testing.T) {
 	x.ep("orders", 1, 7, 3, 2, "1m", "2.4s", cause(parser.CauseBrokerFailure, 3))
 	x.pe("app", 9, "orders", 1, "NOT_LEADER_FOR_PARTITION", "1m1s", final(), during("orders", 1, 7))
 	f := one(t, x.finish(), CodeRetryBudget)
-	has(t, f, "budget 300 ms (retries=3 × retry.backoff.ms=100), election took 2.4 s")
+	has(t, f, "budget 300 ms (retries=3 × retry.backoff.ms=100), producers saw NOT_LEADER for 2.4 s")
 }
 
 func TestRetryBudgetNotExceeded(t *testing.T) {
@@ -479,7 +479,7 @@ func TestSlowElection(t *testing.T) {
 	}))
 	x.ep("orders", 4, 2, 1, 2, "1m", "200ms")
 	f := one(t, x.finish(), CodeSlowElection)
-	has(t, f, "1 election took longer than 1.0 s", "orders-3 epoch 14 took 2.6 s (truncation on broker 3 took 2.4 s)")
+	has(t, f, "1 election took longer than 1.0 s", "orders-3 epoch 14 took 2.6 s to the new leader ready (truncation on broker 3 took 2.4 s)")
 }
 
 func TestSlowStepInFastElection(t *testing.T) {
@@ -488,7 +488,7 @@ func TestSlowStepInFastElection(t *testing.T) {
 		Start: at("0s"), End: at("0.4s"), Decided: at("0s"), SentLeaderAndIsr: at("0.35s")}
 	x.a.Episode(e)
 	f := one(t, x.finish(), CodeSlowElection)
-	has(t, f, "t-0 epoch 3 took 400 ms (the controller sending LeaderAndIsr after deciding took 350 ms)")
+	has(t, f, "t-0 epoch 3 took 400 ms to the new leader ready (the controller sending LeaderAndIsr after deciding took 350 ms)")
 }
 
 func TestSlowElectionNotTriggered(t *testing.T) {
@@ -914,7 +914,7 @@ func TestProducerJoinedByFileAndFinishTwice(t *testing.T) {
 		t.Errorf("Finish changed:\n%s\n---\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"))
 	}
 	f := one(t, x.finish(), CodeRetryBudget)
-	has(t, f, "2 sends failed for good", "budget 0 ms (retries=0), election took 21 ms")
+	has(t, f, "2 sends failed for good", "budget 0 ms (retries=0), producers saw NOT_LEADER for 21 ms")
 	nr := one(t, x.finish(), CodeNoRetries)
 	has(t, nr, "2 leader-related errors (2 final)")
 }

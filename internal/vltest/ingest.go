@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
@@ -57,6 +58,12 @@ func StreamFields(extra map[string]string) string {
 // first header share its first header's time. It returns the rows and
 // bytes sent.
 func Ingest(ctx context.Context, url string, files []File, streamFields string, loc *time.Location) (rows, size int64, err error) {
+	return IngestTenant(ctx, url, "", files, streamFields, loc)
+}
+
+// IngestTenant is Ingest into tenant "ACCOUNT:PROJECT" of a cluster (the
+// AccountID and ProjectID headers); "" is the default tenant 0:0.
+func IngestTenant(ctx context.Context, url, tenant string, files []File, streamFields string, loc *time.Location) (rows, size int64, err error) {
 	pr, pw := io.Pipe()
 	go func() {
 		bw := bufio.NewWriterSize(pw, 1<<20)
@@ -80,6 +87,10 @@ func Ingest(ctx context.Context, url string, files []File, streamFields string, 
 	// Not form-encoded: VictoriaLogs would read the body as a form and
 	// ingest nothing, with 200 OK.
 	req.Header.Set("Content-Type", "application/stream+json")
+	if acc, proj, ok := strings.Cut(tenant, ":"); ok {
+		req.Header.Set("AccountID", acc)
+		req.Header.Set("ProjectID", proj)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return 0, 0, err

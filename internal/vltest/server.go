@@ -207,3 +207,47 @@ func (s *Server) Flush(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Cluster is VictoriaLogs in cluster mode: the same binary as vlstorage
+// nodes, and in front of them one node with -storageNode that serves
+// /insert (vlinsert) and /select (vlselect).
+type Cluster struct {
+	Front   *Server
+	Storage []*Server
+}
+
+// StartCluster runs storage vlstorage nodes and a vlinsert+vlselect node
+// in front of them (with frontFlags, e.g. -search.allowPartialResponse);
+// all are stopped when the test ends.
+func StartCluster(t testing.TB, storage int, frontFlags ...string) *Cluster {
+	t.Helper()
+	bin := Binary(t)
+	c := &Cluster{}
+	var nodes []string
+	for i := range storage {
+		s, err := StartBinary(bin, filepath.Join(t.TempDir(), fmt.Sprint("storage-", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Stop)
+		c.Storage = append(c.Storage, s)
+		nodes = append(nodes, s.Addr)
+	}
+	f, err := StartBinary(bin, t.TempDir(), append([]string{"-storageNode=" + strings.Join(nodes, ",")}, frontFlags...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Stop)
+	c.Front = f
+	return c
+}
+
+// Flush makes what the storage nodes hold searchable.
+func (c *Cluster) Flush(ctx context.Context) error {
+	for _, s := range c.Storage {
+		if err := s.Flush(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}

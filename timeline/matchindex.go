@@ -1,0 +1,194 @@
+package timeline
+
+import (
+	"time"
+)
+
+// matchIndex holds the open episodes of one partition (or of one topic) in
+// Start order, with the running maximum of End, so that matching a
+// producer error looks at the few episodes around its time instead of
+// every open one: an error's cost does not grow with the number of open
+// elections (10,000 partitions moved by one request, or 40,000 epochs of
+// one partition inside --quiet).
+type matchIndex struct {
+	eps []*Episode
+	// maxEnd[i]: the latest End of eps[0..i], finished ones included: an
+	// upper bound, so it only ever stops a scan where nothing below can
+	// match.
+	maxEnd []time.Time
+	// arg[i]: the position whose End is maxEnd[i].
+	arg  []int32
+	dead int
+}
+
+// which index of an episode: its partition's or its topic's.
+const (
+	byPartition = 0
+	byTopic     = 1
+)
+
+func (x *matchIndex) add(e *Episode, w int) {
+	n := len(x.eps)
+	x.eps = append(x.eps, e)
+	x.maxEnd = append(x.maxEnd, time.Time{})
+	x.arg = append(x.arg, 0)
+	i := n
+	for i > 0 && (x.eps[i-1] == nil || e.matchStart().Before(x.eps[i-1].matchStart())) {
+		x.eps[i] = x.eps[i-1]
+		if x.eps[i] != nil {
+			x.eps[i].mi[w] = int32(i)
+		}
+		i--
+	}
+	x.eps[i] = e
+	e.mi[w] = int32(i)
+	x.recompute(i)
+}
+
+// recompute rebuilds maxEnd from position i.
+func (x *matchIndex) recompute(i int) {
+	for j := i; j < len(x.eps); j++ {
+		var m time.Time
+		var a int32
+		if j > 0 {
+			m, a = x.maxEnd[j-1], x.arg[j-1]
+		}
+		if e := x.eps[j]; e != nil && e.matchEnd().After(m) {
+			m, a = e.matchEnd(), int32(j)
+		}
+		x.maxEnd[j], x.arg[j] = m, a
+	}
+}
+
+// moved: e's Start or End changed.
+func (x *matchIndex) moved(e *Episode, w int) {
+	i := int(e.mi[w])
+	if i < 0 || i >= len(x.eps) || x.eps[i] != e {
+		return
+	}
+	if i > 0 && x.eps[i-1] != nil && e.matchStart().Before(x.eps[i-1].matchStart()) {
+		// Started earlier than it seemed (a line logged before its first
+		// one): move it down to its place.
+		j := i
+		for j > 0 && (x.eps[j-1] == nil || e.matchStart().Before(x.eps[j-1].matchStart())) {
+			x.eps[j] = x.eps[j-1]
+			if x.eps[j] != nil {
+				x.eps[j].mi[w] = int32(j)
+			}
+			j--
+		}
+		x.eps[j] = e
+		e.mi[w] = int32(j)
+		x.recompute(j)
+		return
+	}
+	for j := i; j < len(x.maxEnd) && x.maxEnd[j].Before(e.matchEnd()); j++ {
+		x.maxEnd[j], x.arg[j] = e.matchEnd(), int32(i)
+	}
+}
+
+func (x *matchIndex) remove(e *Episode, w int) {
+	i := int(e.mi[w])
+	if i < 0 || i >= len(x.eps) || x.eps[i] != e {
+		return
+	}
+	x.eps[i] = nil
+	e.mi[w] = -1
+	x.dead++
+	if x.dead*2 > len(x.eps) && x.dead > 16 {
+		n := 0
+		for _, o := range x.eps {
+			if o != nil {
+				x.eps[n] = o
+				o.mi[w] = int32(n)
+				n++
+			}
+		}
+		clear(x.eps[n:])
+		x.eps, x.maxEnd, x.arg, x.dead = x.eps[:n], x.maxEnd[:n], x.arg[:n], 0
+		x.recompute(0)
+	}
+}
+
+// upto is the number of episodes that started at or before t.
+func (x *matchIndex) upto(t time.Time) int {
+	lo, hi := 0, len(x.eps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		// A dead slot keeps its place in Start order only loosely: look
+		// for the nearest live one to compare.
+		k := m
+		for k < hi && x.eps[k] == nil {
+			k++
+		}
+		if k == hi {
+			hi = m
+			continue
+		}
+		if x.eps[k].matchStart().After(t) {
+			hi = m
+		} else {
+			lo = k + 1
+		}
+	}
+	return lo
+}
+
+// found is what one index says about an error at t.
+type found struct {
+	during, after *Episode
+	// more: another election also explains it (topic-wide lookups).
+	moreDuring, moreAfter bool
+}
+
+// lookup finds the latest-starting election whose window (± tol) covers t
+// and, failing that, the latest-ending one that ended before t within
+// stale. With all, it also says whether a second one qualifies.
+func (x *matchIndex) lookup(t time.Time, tol, stale time.Duration, all bool) found {
+	var f found
+	lo := t.Add(-tol)
+	for j := x.upto(t.Add(tol)) - 1; j >= 0; j-- {
+		if m := x.maxEnd[j]; m.Before(lo) {
+			// Nothing at or below j covers t; the best "after" there is
+			// the one that ended at m, if it is still open.
+			if f.during != nil || t.Sub(m) > stale {
+				break
+			}
+			if f.after == nil || f.after.matchEnd().Before(m) {
+				if a := x.eps[x.arg[j]]; a != nil && a.Transition && a.matchEnd().Equal(m) {
+					f.moreAfter = f.moreAfter || f.after != nil
+					f.after = a
+				}
+			}
+			if f.after != nil && !f.after.matchEnd().Before(m) && (!all || f.moreAfter) {
+				break
+			}
+		}
+		e := x.eps[j]
+		if e == nil || !e.Transition || e == f.after {
+			continue
+		}
+		if !e.matchEnd().Before(lo) && !e.matchStart().Add(-tol).After(t) {
+			if f.during == nil {
+				f.during = e
+				if !all {
+					break
+				}
+				continue
+			}
+			f.moreDuring = true
+			break
+		}
+		if f.during == nil && e.matchEnd().Before(lo) && t.Sub(e.matchEnd()) <= stale {
+			switch {
+			case f.after == nil:
+				f.after = e
+			case e.matchEnd().After(f.after.matchEnd()):
+				f.after, f.moreAfter = e, true
+			default:
+				f.moreAfter = true
+			}
+		}
+	}
+	return f
+}
