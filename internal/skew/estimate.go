@@ -93,7 +93,7 @@ func (e *Estimator) Estimate(clocks []Clock) Estimate {
 	edges := map[[2]int]edge{}
 	pairs := make([]int, n)
 	for k, l := range byPair {
-		sort.Slice(l, func(i, j int) bool { return l[i].Bound() < l[j].Bound() })
+		sort.Slice(l, func(i, j int) bool { return before(l[i], l[j]) })
 		// One pair can be a line matched with the wrong cause; with three
 		// or more, the second smallest is the bound.
 		pick := 0
@@ -311,7 +311,12 @@ func (e *Estimator) zoneHints(clocks []Clock, of map[int]int) []ZoneHint {
 		if len(l) < 3 {
 			continue
 		}
-		sort.Slice(l, func(i, j int) bool { return l[i].Delta() < l[j].Delta() })
+		sort.Slice(l, func(i, j int) bool {
+			if l[i].Delta() != l[j].Delta() {
+				return l[i].Delta() < l[j].Delta()
+			}
+			return before(l[i], l[j])
+		})
 		med := l[len(l)/2].Delta()
 		if l[len(l)-1].Delta()-l[0].Delta() > 2*time.Minute {
 			continue

@@ -395,6 +395,23 @@ func hasSrc(l []Point, src int) bool {
 	return false
 }
 
+// before orders pairs by the bound they allow, ties by the lines' times and
+// words: pairs arrive in map order (Flush) and a log store's rows in another
+// order than the files' lines, and the pairs kept and named as evidence must
+// be the same whatever the order.
+func before(a, b Sample) bool {
+	if a.Bound() != b.Bound() {
+		return a.Bound() < b.Bound()
+	}
+	if !a.Cause.Time.Equal(b.Cause.Time) {
+		return a.Cause.Time.Before(b.Cause.Time)
+	}
+	if !a.Effect.Time.Equal(b.Effect.Time) {
+		return a.Effect.Time.Before(b.Effect.Time)
+	}
+	return a.What < b.What
+}
+
 // sample keeps the smallest deltas per (cause source, effect source).
 func (e *Estimator) sample(s Sample) {
 	if s.Cause.Src == s.Effect.Src {
@@ -403,7 +420,7 @@ func (e *Estimator) sample(s Sample) {
 	pk := pairKey{s.Cause.Src, s.Effect.Src}
 	e.counts[pk]++
 	l := e.pairs[pk]
-	i := sort.Search(len(l), func(i int) bool { return l[i].Bound() > s.Bound() })
+	i := sort.Search(len(l), func(i int) bool { return before(s, l[i]) })
 	if i >= keep {
 		return
 	}

@@ -215,3 +215,34 @@ func TestZoneHintFromFinishedEpochs(t *testing.T) {
 		t.Fatalf("7 min taken for a zone: %+v", es.Zones)
 	}
 }
+
+// Pairs that allow the same bound are kept in a map, so which one is named
+// as evidence must not depend on the map's order: the earliest cause wins,
+// on every run (a log store gives the same lines other line numbers).
+func TestEvidenceAmongEqualPairsIsStable(t *testing.T) {
+	var first string
+	for run := 0; run < 20; run++ {
+		e := NewEstimator()
+		// Ten partitions, each applied by broker 2 exactly 17 ms after the
+		// decision: ten pairs, every one allowing the same bound.
+		for i := int32(0); i < 10; i++ {
+			at := int(i) * 3
+			e.Add(0, decision("orders", i, 7, at))
+			e.Add(1, applied(2, "orders", i, 7, at+17))
+		}
+		es := e.Estimate(clocks[:2])
+		var got string
+		for _, r := range es.Results {
+			for _, s := range r.Evidence {
+				got += r.Clock.Name + " " + s.Cause.Time.Format("15:04:05.000") + " " + s.Effect.Time.Format("15:04:05.000") + ";"
+			}
+		}
+		if run == 0 {
+			first = got
+			continue
+		}
+		if got != first {
+			t.Fatalf("run %d names other evidence: %q, first run %q", run, got, first)
+		}
+	}
+}
