@@ -222,10 +222,11 @@ type JSONKey struct {
 // JSONProducerError is the "producer_error" record: one client event, a
 // failed send attempt the client retried or a batch it gave up.
 type JSONProducerError struct {
-	Type      string  `json:"type"`
-	Time      *string `json:"time"`
-	ClientID  *string `json:"client_id"`
-	Topic     string  `json:"topic"`
+	Type     string  `json:"type"`
+	Time     *string `json:"time"`
+	ClientID *string `json:"client_id"`
+	// Topic: null where no line names it (KafkaJS's responses).
+	Topic     *string `json:"topic"`
 	Partition *int32  `json:"partition"`
 	// Candidates: where the partition is null, the partitions the lines
 	// leave possible.
@@ -243,7 +244,7 @@ type JSONProducerError struct {
 // ProducerErrorRecord builds the JSON form of a producer error.
 func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProducerError {
 	jp := JSONProducerError{
-		Type: "producer_error", Time: j.tm(pe.Time), Topic: pe.Topic, Partition: optInt(pe.Partition),
+		Type: "producer_error", Time: j.tm(pe.Time), Partition: optInt(pe.Partition),
 		Error: pe.Error, Final: pe.Final, BrokerSide: pe.BrokerSide,
 		Match: pe.Match.String(), Lines: make([]string, 0, len(pe.Lines)),
 	}
@@ -256,6 +257,10 @@ func (j *JSONWriter) ProducerErrorRecord(pe *timeline.ProducerError) JSONProduce
 	if pe.ClientID != "" {
 		id := pe.ClientID
 		jp.ClientID = &id
+	}
+	if pe.Topic != "" {
+		tp := pe.Topic
+		jp.Topic = &tp
 	}
 	if pe.AttemptsLeft >= 0 {
 		a := pe.AttemptsLeft
