@@ -80,6 +80,36 @@ type assembler struct {
 	q    []asmEntry
 	head int
 	exh  map[string][]exhausted // by topic
+	// backoff: retry.backoff.ms by client.id from the source's config
+	// blocks; blocks counts them (one block: every client of the source).
+	backoff map[string]time.Duration
+	blocks  int
+	sole    time.Duration
+}
+
+func (a *assembler) noteBackoff(client string, d time.Duration) {
+	if a.backoff == nil {
+		a.backoff = map[string]time.Duration{}
+	}
+	if len(a.backoff) < 64 {
+		a.backoff[client] = d
+	}
+	a.blocks++
+	a.sole = d
+}
+
+// minGap is the least time between a batch's last retried attempt and its
+// final failure: the resend waits retry.backoff.ms (3.7+: with up to 20%
+// jitter below it). Zero when the client's setting is not known.
+func (a *assembler) minGap(client string) time.Duration {
+	d, ok := a.backoff[client]
+	if !ok {
+		if a.blocks != 1 {
+			return 0
+		}
+		d = a.sole
+	}
+	return d * 8 / 10
 }
 
 func (a *assembler) holding() bool { return a.head < len(a.q) }
@@ -372,6 +402,10 @@ func (a *assembler) finish(x *asmEntry) {
 	first, free, guessed := -1, 0, false
 	for i := range l {
 		if l[i].t.After(ev.Time) || !sameClient(l[i].client, ev.ClientID) {
+			continue
+		}
+		if ev.Time.Sub(l[i].t) < a.minGap(l[i].client) {
+			// Its resend had not gone out yet: not this failure.
 			continue
 		}
 		if l[i].claim == 0 {

@@ -198,3 +198,23 @@ func TestUndatedExceptionLines(t *testing.T) {
 		t.Errorf("undated %d, eras %b, not understood %d, events %d", p.Stats.UndatedErrors, p.Stats.Eras, p.Stats.NotUnderstood, len(evs))
 	}
 }
+
+// A batch's final failure comes at least retry.backoff.ms (3.7+: less
+// 20% jitter) after its last retried attempt: the resend waits that long.
+// With the client's setting known (case 5's ledger.log config block,
+// retry.backoff.ms = 100), a batch that ran out of retries 60 ms before a
+// topic-only failure cannot be it; without the block, both stay candidates.
+func TestBackoffRulesOutABatch(t *testing.T) {
+	l := sampleLines(t, "013")
+	p1 := strings.Replace(strings.Replace(l[2], "performance-test-0", "performance-test-1", 1), "21,247", "21,600", 1)
+	seq := []string{l[2], p1, l[3], l[4]} // exhausted 0 at .247, 1 at .600, final at .659
+	cfg := []string{"[2025-10-16 16:07:20,000] INFO ProducerConfig values: ", "\tclient.id = console-producer", "\tretry.backoff.ms = 100"}
+	checkErrs(t, parseAll(append(cfg, seq...)...),
+		"retry console-producer performance-test-0 NOT_ENOUGH_REPLICAS left=0 lines=4",
+		"retry console-producer performance-test-1 NOT_ENOUGH_REPLICAS left=0 lines=5",
+		"final console-producer performance-test-0 NOT_ENOUGH_REPLICAS left=-1 lines=6,7")
+	checkErrs(t, parseAll(seq...),
+		"retry console-producer performance-test-0 NOT_ENOUGH_REPLICAS left=0 lines=1",
+		"retry console-producer performance-test-1 NOT_ENOUGH_REPLICAS left=0 lines=2",
+		"final  performance-test-[0 1] NOT_ENOUGH_REPLICAS left=-1 lines=3,4")
+}

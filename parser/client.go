@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"strings"
+	"time"
 )
 
 // clientID finds the producer's client id: the "[Producer clientId=X]"
@@ -290,6 +291,11 @@ func (p *Parser) producerConfig() {
 	}
 	if len(cfg) == 0 {
 		return
+	}
+	if v, ok := cfg["retry.backoff.ms"]; ok {
+		if ms, ok := intAfter([]byte(" "+v), " "); ok {
+			p.asm.noteBackoff(cfg["client.id"], time.Duration(ms)*time.Millisecond)
+		}
 	}
 	ev := p.start(KindProducerConfig)
 	ev.Config = cfg

@@ -143,7 +143,10 @@ func (t *Timeline) match(pe *ProducerError, final bool) bool {
 			f = bt.lookup(pe.Time, tol, stale, true)
 		}
 	}
-	if !final && t.cfg.SettleErrors && f.during == nil && f.after != nil && t.watermark.Sub(f.after.LastActivity) < t.cfg.Quiet {
+	if !final && t.cfg.SettleErrors && f.during == nil && f.after != nil && t.watermark.Sub(f.after.LastActivity) < t.cfg.Quiet &&
+		t.watermark.Sub(pe.Time) < t.cfg.Quiet {
+		// (At most --quiet of log time: an epoch that keeps logging does
+		// not hold its errors, and memory, for ever.)
 		return false
 	}
 	switch {

@@ -393,6 +393,9 @@ func (g *generator) writeError(pr *producer, p *part, t int64, attemptsLeft int6
 	g.tr.ProducerErrors = append(g.tr.ProducerErrors, pe)
 }
 
+// retryBackoffMs is the producers' retry.backoff.ms (their config block).
+const retryBackoffMs = 100
+
 // prodAfterIncident places NOT_LEADER errors around the elections created
 // by the last event: during the window in which the old leader already
 // refuses produce requests, and after the end (stale metadata).
@@ -442,11 +445,11 @@ func (g *generator) prodAfterIncident(from int) {
 		tt := e.End
 		for k := 1; k <= n; k++ {
 			tt += g.r.between(100, 600)
-			if tt > e.End+AfterWindowMs-50 {
-				tt = e.End + AfterWindowMs - 50 - int64(n-k)
-			}
-			if tt <= t {
-				tt = t + 1
+			// The resend of a failed batch waits retry.backoff.ms (100)
+			// after the failure (RecordAccumulator.ready): no attempt of
+			// the same batch, final or not, comes sooner.
+			if tt < t+retryBackoffMs {
+				tt = t + retryBackoffMs
 			}
 			left--
 			g.writeError(pr, p, tt, left)
