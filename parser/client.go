@@ -461,11 +461,10 @@ func (p *Parser) librdkafka() {
 			return
 		}
 		// "Permanent": librdkafka fails the batch instead of retrying.
+		ev.Piece = PieceAttempt
 		if a := bytes.Index(errText, []byte(" (actions ")); a >= 0 && bytes.Contains(errText[a:], []byte("Permanent")) {
-			ev.Final = true
+			ev.Piece = PieceFinal
 		}
-		p.rdk[p.rdkNext%len(p.rdk)] = rdkBatch{cid, ev.Topic, part}
-		p.rdkNext++
 		p.noteProducer(cid)
 		p.send()
 		return
@@ -480,18 +479,14 @@ func (p *Parser) librdkafka() {
 		p.goFetchError(string(t), part, errName, s)
 		return
 	}
-	for i := 1; i <= len(p.rdk); i++ {
-		b := &p.rdk[(p.rdkNext-i+2*len(p.rdk))%len(p.rdk)]
-		if b.partition == part && b.topic == string(t) && b.client == cid {
-			// That batch's MSGSET line said it.
-			b.topic = ""
-			return
-		}
-	}
+	// The detail of that batch's MSGSET line when debug=msg is on too
+	// (several broker threads write at once: the newest open MSGSET of
+	// this client and partition, not the line before); alone, the retry.
 	ev := p.start(KindProducerError)
 	ev.Topic, ev.Partition = string(t), part
 	ev.ClientID = cid
 	ev.Error = errName
+	ev.Piece = PieceDetailOrRetry
 	p.noteProducer(ev.ClientID)
 	p.send()
 }
@@ -507,8 +502,9 @@ func (p *Parser) librdkafka() {
 // It names neither topic nor partition, and neither does the DEBUG
 // "[Connection] Request Produce" line of the same correlation id, nor the
 // "[Producer] Failed to send messages: …" line after it (client.md §11):
-// one producer error per response, partition unknown. It reports whether
-// the record was one of these.
+// one producer error per response, partition unknown, paired with its
+// DEBUG copy by broker and correlation id. It reports whether the record
+// was one of these.
 func (p *Parser) kafkajs() bool {
 	r := &p.rec
 	m := r.Msg
@@ -522,18 +518,15 @@ func (p *Parser) kafkajs() bool {
 			return true
 		}
 		cid := string(r.Thread)
-		if lk := &p.lastKJS; r.HasCorr && lk.corr == r.Corr && lk.client == cid && lk.conn == string(r.Conn) {
-			// The DEBUG copy of the ERROR line before it.
-			return true
-		}
 		ev := p.start(KindProducerError)
-		ev.ClientID, ev.Error = cid, errName
+		ev.ClientID, ev.Error, ev.Conn = cid, errName, string(r.Conn)
+		ev.Piece = PieceAttempt
+		if r.Level <= LevelDebug {
+			// connection.js logs the error, then the response at debug.
+			ev.Piece = PieceDetailOrRetry
+		}
 		if r.HasCorr {
 			ev.CorrelationID = r.Corr
-			p.lastKJS.client, p.lastKJS.conn, p.lastKJS.corr = cid, string(r.Conn), r.Corr
-		}
-		if len(r.Conn) > 0 {
-			ev.Text = "broker " + string(r.Conn)
 		}
 		p.noteProducer(cid)
 		p.send()

@@ -85,6 +85,16 @@ func TestClientCaptures(t *testing.T) {
 			p.Flush(emit)
 			var parts []int32
 			for _, e := range got {
+				// One record per response, built from every line of it.
+				want := int64(1)
+				switch c.file {
+				case "librdkafka.log", "kafkajs-debug.log":
+					// MSGSET + BROKERUA; the ERROR line + its DEBUG copy.
+					want = 2
+				}
+				if n := int64(max(len(e.Lines), 1)); n != want {
+					t.Errorf("line %d: built from lines %v, want %d lines", e.Line, e.Lines, want)
+				}
 				topic := "orders"
 				if e.Partition == Unknown {
 					// kafkajs: no line names the topic either.
@@ -118,9 +128,11 @@ func TestLibrdkafkaInterleavedThreads(t *testing.T) {
 	}
 	p := New(time.UTC)
 	var parts []int32
+	var built [][]int64
 	emit := func(e *Event) {
 		if e.Kind == KindProducerError {
 			parts = append(parts, e.Partition)
+			built = append(built, e.Lines)
 			if e.ClientID != "librdkafka-conformance#producer-1" {
 				t.Errorf("client %q", e.ClientID)
 			}
@@ -130,7 +142,7 @@ func TestLibrdkafkaInterleavedThreads(t *testing.T) {
 		p.Line([]byte(l), emit)
 	}
 	p.Flush(emit)
-	if fmt.Sprint(parts) != "[2 1]" {
-		t.Fatalf("partitions %v, want [2 1]", parts)
+	if fmt.Sprint(parts) != "[2 1]" || fmt.Sprint(built) != "[[1 3] [2 4]]" {
+		t.Fatalf("partitions %v from lines %v, want [2 1] from [[1 3] [2 4]]", parts, built)
 	}
 }

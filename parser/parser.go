@@ -215,23 +215,12 @@ type Parser struct {
 	lastConfig []byte
 	lastBlock  map[string]string
 
-	// rdk: the partitions of librdkafka's latest MSGSET errors, which the
-	// BROKERUA line after each repeats. Several broker threads write at
-	// once, so the BROKERUA of one batch may come after another's MSGSET.
-	rdk     [16]rdkBatch
-	rdkNext int
 	// saramaRetries: the partitions of sarama's latest retry lines, which
 	// the idempotent producer's "Retrying batch for" repeats.
 	saramaRetries [16]tpRef
 	saramaNext    int
-	// lastKJS: KafkaJS's last Produce response error, which its DEBUG
-	// copy repeats.
-	lastKJS struct {
-		client, conn string
-		corr         int64
-	}
-	rec Record
-	ev  Event
+	rec           Record
+	ev            Event
 	// held: sarama retries waiting for the lines that name their attempt
 	// and new leader (goclient.go).
 	held []Event
@@ -247,11 +236,6 @@ type Parser struct {
 type tpRef struct {
 	topic     string
 	partition int32
-}
-
-type rdkBatch struct {
-	client, topic string
-	partition     int32
 }
 
 type pendKind uint8

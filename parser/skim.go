@@ -264,6 +264,7 @@ var quietLoggers = []string{
 	"kafka.log.TimeIndex", "kafka.log.OffsetIndex", "kafka.log.TransactionIndex",
 	"kafka.coordinator.group.GroupCoordinator", "kafka.coordinator.group.GroupMetadataManager",
 	"kafka.coordinator.GroupCoordinator", "kafka.coordinator.GroupMetadataManager",
+	"org.apache.kafka.storage.internals.log.LogSegment", "org.apache.kafka.storage.internals.log.ProducerStateManager",
 }
 
 // quietKeep: words that make a quiet logger's record one a rule (or the

@@ -48,7 +48,8 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	var out []string
 	state := "took " + textfmt.Dur(e.Took())
 	if !done {
-		st := "IN PROGRESS " + textfmt.Dur(m.dur(r, now)) + " so far"
+		// Its first line to its newest, as start → end below says.
+		st := "IN PROGRESS " + textfmt.Dur(e.Duration()) + " so far"
 		if w := waiting(r); w != "" {
 			st += ", " + w
 		}

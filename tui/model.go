@@ -102,7 +102,7 @@ type Model struct {
 	snapAt  time.Time // its Wall
 	// lastLine: when (wall clock) the newest line was read.
 	lastLine time.Time
-	shownAgo string // silent() as last drawn
+	built    bool // a snapshot has been applied to the rows
 	live     bool
 	ended    bool
 	seq      int
@@ -275,7 +275,7 @@ func (m *Model) done(r *epRec, now time.Time) bool {
 // as the report says), else its first line to its newest, in progress or
 // not (never the wall clock since it started).
 func (m *Model) dur(r *epRec, now time.Time) time.Duration {
-	return r.e.Took()
+	return r.took
 }
 
 func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }
@@ -299,6 +299,7 @@ func (m *Model) Apply(s *feed.Snapshot) {
 
 func (m *Model) apply(s *feed.Snapshot) {
 	m.stats = s.Stats
+	moved := !s.Now.Equal(m.snapNow)
 	if !s.Now.IsZero() {
 		m.snapNow, m.snapAt = s.Now, s.Wall
 	}
@@ -321,8 +322,14 @@ func (m *Model) apply(s *feed.Snapshot) {
 			}
 		}
 	}
-	m.prune()
-	m.dirty = true
+	if len(s.Changed)+len(s.Finished)+len(s.Errors) > 0 || moved || s.Final || !m.built {
+		// Rows are rebuilt (every election sorted) only when one changed
+		// or log time moved (--keep): a quiet log's snapshots bring new
+		// counts for the header alone.
+		m.prune()
+		m.dirty = true
+		m.built = true
+	}
 }
 
 // Update handles a message.
@@ -340,10 +347,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dirty = true
 		return m, nil
 	case tickMsg:
-		if ago := m.silent(); ago != m.shownAgo && !m.paused {
-			m.shownAgo = ago
-			m.dirty = true // "last line N s ago" moved on
-		}
+		// Only the header moves with the wall clock, and View draws it
+		// after every message: the rows (dirty) stay as they are.
 		return m, m.tick()
 	case tea.KeyMsg:
 		return m, m.key(msg)

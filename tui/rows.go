@@ -16,6 +16,9 @@ type epRec struct {
 	errs     []*timeline.ProducerError
 	seq      int           // arrival order, for the cap
 	prog     feed.Progress // as of the snapshot that last changed it
+	// took is e.Took(), worked out once per change: every frame sorts and
+	// sums it over bursts of thousands.
+	took time.Duration
 }
 
 type burst struct {
@@ -96,6 +99,7 @@ func (m *Model) upsert(e *timeline.Episode, finished bool, prog feed.Progress) {
 	r.e = e
 	r.finished = r.finished || finished
 	r.prog = prog
+	r.took = e.Took()
 }
 
 // prune drops what is older than Keep, and the oldest past the caps.

@@ -351,12 +351,18 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	// A store that answered counts as read, even with no lines: as an
 	// empty file does.
 	readAny := st != nil
+	unread := 0
 	for _, s := range rd.Sources {
 		if s.Binary {
 			continue
 		}
 		if s.Err != nil && !s.Remote {
 			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
+			// A file found and not read (or not to its end) is a failure
+			// of the audit, not a note: its report is missing lines.
+			if !errors.Is(s.Err, source.ErrInterrupted) && (!s.Read || errors.Is(s.Err, source.ErrUnreadable)) {
+				unread++
+			}
 		}
 		if s.Read {
 			readAny = true
@@ -389,6 +395,9 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	}
 	if stopped {
 		return interrupted{}
+	}
+	if unread > 0 {
+		return fmt.Errorf("%d file(s) found could not be read; the report covers the others", unread)
 	}
 	if a.FailOn != "" && verdict.Fails(rp.findings, a.FailOn) {
 		return errFailOn

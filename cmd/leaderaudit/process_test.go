@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -224,5 +225,47 @@ func TestInterruptKeepsWhatWasRead(t *testing.T) {
 	}
 	if !strings.Contains(stdinErr, "interrupted after line 5") {
 		t.Errorf("stdin's source record does not say how far it was read: %q", stdinErr)
+	}
+}
+
+// Under `ulimit -n 100`, 150 logs of 1,000 events each: every file is
+// read (the open files are bounded by the limit, not by the input) and
+// the audit exits 0. It used to keep every file open while its reader
+// waited on the merge: "too many open files" for most of them, exit 0,
+// only stderr knew.
+func TestManyFilesUnderALowDescriptorLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	const files = 150
+	for i := range files {
+		var b strings.Builder
+		for j := range 1000 {
+			fmt.Fprintf(&b, "[2024-01-01 10:%02d:%02d,%03d] INFO [Broker id=1] Leader t%d-%d starts at leader epoch 1 from offset 0 with high watermark 0 ISR [1] addingReplicas [] removingReplicas []. Previous leader epoch was 0. (state.change.logger)\n", j/60%60, j%60, i, i, j)
+		}
+		os.MkdirAll(filepath.Join(dir, fmt.Sprintf("b%03d", i)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("b%03d", i), "state-change.log"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("sh", "-c", `ulimit -n 100 && exec "$0" audit --tz UTC --format json "$1"`, bin, dir)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run()
+	sources, bad := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) != nil || m["type"] != "source" {
+			continue
+		}
+		sources++
+		if m["error"] != nil || m["events"] != 1000.0 {
+			bad++
+		}
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 || sources != files || bad != 0 {
+		t.Errorf("exit %d, %d sources, %d not read whole; stderr:\n%.600s", code, sources, bad, errb.String())
 	}
 }

@@ -555,3 +555,57 @@ func TestStoreLoginPageIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// A store that sends a query's headers and a few rows, then nothing: the
+// audit ends after --store-timeout with no byte (it used to wait forever),
+// covers the rows that arrived, and says the result is partial.
+func TestStalledStoreAnswer(t *testing.T) {
+	rows := []string{
+		`{"_time":"2021-04-28T16:12:30.890Z","_stream":"{host=\"broker-0\",file=\"state-change.log\"}","_msg":"[2021-04-28 16:12:30,890] INFO [Broker id=0] Leader erstesTopic-1 starts at leader epoch 10 from offset 0 with high watermark 0 ISR [0] addingReplicas [] removingReplicas []. Previous leader epoch was 9. (state.change.logger)"}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		q := r.Form.Get("query")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/streams"):
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"values":[{"value":"{host=\"broker-0\",file=\"state-change.log\"}","hits":2}]}`))
+		case strings.HasSuffix(r.URL.Path, "/hits"):
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"hits":[{"timestamps":["2021-04-28T16:12:30Z"],"values":[2]}]}`))
+		case strings.Contains(q, "| stats"):
+			w.Header().Set("Content-Type", "application/stream+json")
+			w.Write([]byte(`{"la_first":"2021-04-28T16:12:30.890Z","la_last":"2021-04-28T16:12:31.890Z","la_rows":"2"}` + "\n"))
+		default:
+			w.Header().Set("Content-Type", "application/stream+json")
+			w.Write([]byte(rows[0] + "\n"))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // the second row never comes
+		}
+	}))
+	defer srv.Close()
+	type res struct {
+		out, errs string
+		code      int
+	}
+	done := make(chan res, 1)
+	go func() {
+		out, errs, code := storeAudit(t, srv.URL, "*", nil, func(a *AuditCmd) {
+			a.Store.StoreTimeout = 300 * time.Millisecond
+			a.Store.StoreRetries = 1
+		})
+		done <- res{out, errs, code}
+	}()
+	var r res
+	select {
+	case r = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the audit waits on a stalled store")
+	}
+	if !strings.Contains(r.errs, "sent nothing for 300ms (--store-timeout)") || !strings.Contains(r.errs, "partial") {
+		t.Errorf("exit %d, stderr %s", r.code, r.errs)
+	}
+	if !strings.Contains(r.out, `"type":"election","topic":"erstesTopic","partition":1,"leader_epoch":10`) || !strings.Contains(r.out, `"partial":true`) {
+		t.Errorf("the row received before the stall is not audited:\n%s", r.out)
+	}
+}

@@ -47,13 +47,13 @@ func TestMain(m *testing.M) {
 
 // record is the part of a producer_error JSON line the suite checks.
 type record struct {
-	Type      string `json:"type"`
-	ClientID  string `json:"client_id"`
-	Topic     string `json:"topic"`
-	Partition *int32 `json:"partition"`
-	Error     string `json:"error"`
-	Final     bool   `json:"final"`
-	Line      int64  `json:"line"`
+	Type      string   `json:"type"`
+	ClientID  string   `json:"client_id"`
+	Topic     string   `json:"topic"`
+	Partition *int32   `json:"partition"`
+	Error     string   `json:"error"`
+	Final     bool     `json:"final"`
+	Lines     []string `json:"lines"`
 }
 
 // audit runs `leaderaudit audit --format json` on one client log and
@@ -150,7 +150,7 @@ func run(t *testing.T, w workload) {
 	got := map[string]int{}
 	for _, r := range recs {
 		if r.Final {
-			t.Errorf("%s: a final failure at line %d, but every send was retried (retries unbounded)", w.name, r.Line)
+			t.Errorf("%s: a final failure at %v, but every send was retried (retries unbounded)", w.name, r.Lines)
 		}
 		p := "null"
 		if r.Partition != nil {
@@ -178,10 +178,10 @@ func checkResponses(t *testing.T, name string, truth []NotLeader, recs []record)
 	}
 	for _, r := range recs {
 		if r.Topic != "" && r.Topic != topic {
-			t.Errorf("%s: record at line %d names topic %q", name, r.Line, r.Topic)
+			t.Errorf("%s: record at %v names topic %q", name, r.Lines, r.Topic)
 		}
 		if r.Partition != nil {
-			t.Errorf("%s: record at line %d names partition %d, which no line of the client gives", name, r.Line, *r.Partition)
+			t.Errorf("%s: record at %v names partition %d, which no line of the client gives", name, r.Lines, *r.Partition)
 		}
 	}
 }

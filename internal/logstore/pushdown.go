@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,22 +19,41 @@ func Pushdown(loggers, keep []string) string {
 	if len(loggers) == 0 {
 		return ""
 	}
-	common := loggers[0]
-	for _, l := range loggers[1:] {
-		for !strings.HasPrefix(l, common) {
-			common = common[:len(common)-1]
+	// One regexp per first name component ("kafka.", "org."), each with
+	// its group's common prefix as its literal.
+	var groups [][]string
+	for _, l := range loggers {
+		first, _, _ := strings.Cut(l, ".")
+		i := slices.IndexFunc(groups, func(g []string) bool { f, _, _ := strings.Cut(g[0], "."); return f == first })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
 		}
+		groups[i] = append(groups[i], l)
 	}
-	var re strings.Builder
-	re.WriteString(` \(` + regexp.QuoteMeta(common) + `(?:`)
-	for i, l := range loggers {
-		if i > 0 {
-			re.WriteByte('|')
+	var res []string
+	for _, g := range groups {
+		common := g[0]
+		for _, l := range g[1:] {
+			for !strings.HasPrefix(l, common) {
+				common = common[:len(common)-1]
+			}
 		}
-		re.WriteString(regexp.QuoteMeta(l[len(common):]))
+		var re strings.Builder
+		re.WriteString(` \(` + regexp.QuoteMeta(common) + `(?:`)
+		for i, l := range g {
+			if i > 0 {
+				re.WriteByte('|')
+			}
+			re.WriteString(regexp.QuoteMeta(l[len(common):]))
+		}
+		re.WriteString(`)\)\r?(?:\n|$)`)
+		res = append(res, "~"+strconv.Quote(re.String()))
 	}
-	re.WriteString(`)\)\r?(?:\n|$)`)
-	f := "NOT (~" + strconv.Quote(re.String())
+	f := "NOT (" + res[0]
+	if len(res) > 1 {
+		f = "NOT ((" + strings.Join(res, " OR ") + ")"
+	}
 	if len(keep) > 0 {
 		var k strings.Builder
 		for i, w := range keep {

@@ -3,7 +3,6 @@ package source
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -177,9 +176,12 @@ type Reader struct {
 	// Parser, if set, gives each source's parser (live keeps them to go
 	// on with the lines that follow).
 	Parser func(*Source) *parser.Parser
-	chains [][]*Source
-	stores []*store
-	wg     sync.WaitGroup
+	budget budget
+	// fdLimit replaces the process's descriptor limit (tests).
+	fdLimit int
+	chains  [][]*Source
+	stores  []*store
+	wg      sync.WaitGroup
 }
 
 func (r *Reader) brokerFor(path string) int32 {
@@ -235,13 +237,6 @@ type chainState struct {
 	pos   int
 }
 
-type mergeHeap []*chainState
-
-func (h mergeHeap) Len() int { return len(h) }
-func (h mergeHeap) Less(i, j int) bool {
-	return before(&h[i].batch[h[i].pos], &h[j].batch[h[j].pos])
-}
-
 // before is the merge order of files and store streams alike: earliest
 // first, the lower source index among equal times.
 func before(a, b *Item) bool {
@@ -251,23 +246,37 @@ func before(a, b *Item) bool {
 	return a.Src < b.Src
 }
 
-// batcher hands a reader's events to the merge batchSize at a time.
-// Its sends block until the merge takes them, interrupt or not: the merge
+// batcher hands a reader's events to the merge about size at a time. Its
+// sends block until the merge takes them, interrupt or not: the merge
 // drains every reader to its end (see runGroup), so what was read is
 // audited.
 type batcher struct {
 	out   chan<- []Item
 	batch []Item
+	size  int
+	// full, if set, hands on a batch that has grown past size (a file's
+	// reader, which may give up its open file while it waits); else the
+	// batch goes at size.
+	full func()
 }
 
-func newBatcher(out chan<- []Item) *batcher {
-	return &batcher{out: out, batch: make([]Item, 0, batchSize)}
+func newBatcher(out chan<- []Item, size int) *batcher {
+	if size <= 0 {
+		size = batchSize
+	}
+	return &batcher{out: out, batch: make([]Item, 0, size), size: size}
 }
 
 func (b *batcher) send(it *Item) {
 	b.batch = append(b.batch, *it)
-	if len(b.batch) == batchSize {
-		b.flush()
+	if b.full == nil {
+		if len(b.batch) >= b.size {
+			b.flush()
+		}
+	} else if len(b.batch) >= 2*b.size {
+		// A line with many events (a request for thousands of
+		// partitions): handed on before the line ends.
+		b.full()
 	}
 }
 
@@ -279,21 +288,14 @@ func (b *batcher) flush() {
 		return
 	}
 	b.out <- b.batch
-	b.batch = make([]Item, 0, batchSize)
+	b.batch = make([]Item, 0, b.size)
 }
 
-func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*chainState)) }
-func (h *mergeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// maxChains bounds how many logs are read at once: past it the chains are
-// merged in groups, and ordering across groups is by group.
-const maxChains = 1024
+// maxChains bounds how many logs one merge takes: past it the chains are
+// merged in groups, and ordering across groups is by group. Below it the
+// memory is ReadBudget's (a reader's share shrinks with their number) and
+// the open files are bounded by slots.
+const maxChains = 4096
 
 // Run reads everything and calls fn with every event in time order (file
 // order within a file). It returns when all input is read or ctx is done.
@@ -345,6 +347,11 @@ func stoppedAt(s *Source, lines int64) error {
 }
 
 func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*store, fn func(src int, ev *parser.Event)) {
+	limit := r.fdLimit
+	if limit == 0 {
+		limit = fileLimit()
+	}
+	r.budget = newBudget(len(chains)+len(stores), limit)
 	states := make([]*chainState, len(chains), len(chains)+len(stores))
 	for _, s := range stores {
 		st := &chainState{ch: make(chan []Item, chainDepth)}
@@ -376,22 +383,22 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 	}
 	// No ctx here: every reader closes its channel soon after ctx is done,
 	// having handed on what it read, and all of that is merged.
-	h := make(mergeHeap, 0, len(states))
+	h := merger[*chainState]{head: func(st *chainState) *Item { return &st.batch[st.pos] }}
 	for _, st := range states {
 		if st.next() {
-			h = append(h, st)
+			h.xs = append(h.xs, st)
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	for h.Len() > 0 {
-		st := h[0]
+		st := h.first()
 		it := &st.batch[st.pos]
 		fn(it.Src, &it.Ev)
 		st.pos++
 		if st.pos < len(st.batch) || st.next() {
-			heap.Fix(&h, 0)
+			h.moved()
 		} else {
-			heap.Pop(&h)
+			h.drop()
 		}
 	}
 }
@@ -409,9 +416,9 @@ func (st *chainState) next() bool {
 
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out)
+	bt := newBatcher(out, r.budget.batch)
 	send := bt.send
-	var held reorder
+	held := reorder{max: r.budget.reorder}
 	for _, s := range chain {
 		if ctx.Err() != nil {
 			s.Err = errNotRead
@@ -426,7 +433,7 @@ func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []It
 				s.LateEvents++
 			}
 		}
-		r.readFile(ctx, s, p, emit, bt.flush)
+		r.readFile(ctx, s, p, emit, bt)
 		p.Flush(emit)
 		s.Stats = p.Stats
 	}
@@ -469,15 +476,217 @@ func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
 // with few events (a huge controller.log) does not hold the merge up.
 const sparseLines = 1 << 14
 
-func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event), flush func()) {
+// fileIn is a file being read. It holds a descriptor slot while its file
+// is open and a buffer slot while it has a read buffer; waiting on the
+// merge while others wait for a slot it gives them up (at a line's end)
+// and takes them again after, going on at the same offset.
+type fileIn struct {
+	r  *Reader
+	s  *Source
+	f  *os.File
+	zr *gzip.Reader
+	lr *blockReader
+	id [2]uint64
+	// fd, buf: holds a descriptor slot, a buffer slot.
+	fd, buf bool
+	// seekable: a regular file, reopened where it was left.
+	seekable bool
+}
+
+func (fi *fileIn) open(ctx context.Context) error {
+	s := fi.s
+	if !s.Pipe {
+		fi.r.budget.fds.acquire()
+		fi.fd = true
+	}
+	f, err := fi.r.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	fi.f = f
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		fi.seekable = true
+		fi.id, _ = fileID(st)
+	}
+	return nil
+}
+
+// close closes the file and gives back its descriptor slot.
+func (fi *fileIn) close() {
+	if fi.zr != nil {
+		fi.zr.Close()
+		fi.zr = nil
+	}
+	if fi.f != nil {
+		fi.f.Close()
+		fi.f = nil
+	}
+	if fi.fd {
+		fi.fd = false
+		fi.r.budget.fds.release()
+	}
+}
+
+// takeBuffer gives the line reader a buffer, taking a buffer slot.
+func (fi *fileIn) takeBuffer(rd io.Reader) {
+	bs := fi.r.budget.bufs
+	if fi.seekable {
+		bs.acquire()
+		fi.buf = true
+	}
+	fi.lr.attach(bs.buffer(fi.r.budget.bufSize), rd)
+}
+
+// dropBuffer gives the buffer and its slot back (at a line's end).
+func (fi *fileIn) dropBuffer() {
+	if fi.lr.r == nil {
+		return
+	}
+	fi.r.budget.bufs.put(fi.lr.detach())
+	if fi.buf {
+		fi.buf = false
+		fi.r.budget.bufs.release()
+	}
+}
+
+// handOn sends the batch to the merge. At a line's end, a regular file
+// whose reader would wait while another reader waits for a slot gives up
+// its buffer (and its descriptor, if that is what is short; a gzip file
+// both, as it cannot seek back) for the wait. Part way through a line
+// (one line with many events) it never waits while slots are short: the
+// batch grows instead, until the line's end.
+func (fi *fileIn) handOn(bt *batcher, atLine bool) error {
+	if len(bt.batch) == 0 {
+		return nil
+	}
+	if !fi.seekable {
+		bt.flush()
+		return nil
+	}
+	for {
+		select {
+		case bt.out <- bt.batch:
+			bt.batch = make([]Item, 0, bt.size)
+			return nil
+		default:
+		}
+		fdShort, fdWake := fi.r.budget.fds.contended()
+		bufShort, bufWake := fi.r.budget.bufs.contended()
+		if fdShort || bufShort {
+			if !atLine {
+				return nil
+			}
+			return fi.suspendFor(bt, fdShort || fi.s.Gzip)
+		}
+		select {
+		case bt.out <- bt.batch:
+			bt.batch = make([]Item, 0, bt.size)
+			return nil
+		case <-fdWake:
+		case <-bufWake:
+		}
+	}
+}
+
+// ErrUnreadable is in the chain of a source's Err when its file could not
+// be opened again to go on (removed, replaced, out of descriptors): part
+// of it was not read.
+var ErrUnreadable = errors.New("could not be read to its end")
+
+type unreadableError struct{ msg string }
+
+func (e *unreadableError) Error() string        { return e.msg }
+func (e *unreadableError) Is(target error) bool { return target == ErrUnreadable }
+
+func unreadable(format string, args ...any) error {
+	return &unreadableError{fmt.Sprintf(format, args...)}
+}
+
+// suspendFor waits on the merge without a buffer (and without the open
+// file if closeFile), then goes on where the lines returned so far end.
+func (fi *fileIn) suspendFor(bt *batcher, closeFile bool) error {
+	fi.dropBuffer()
+	if closeFile {
+		fi.close()
+		bt.flush()
+	} else {
+		// Keeping the file open for the wait, unless descriptors run
+		// short meanwhile.
+	wait:
+		for {
+			select {
+			case bt.out <- bt.batch:
+				break wait
+			default:
+			}
+			short, wake := fi.r.budget.fds.contended()
+			if short {
+				fi.close()
+				bt.out <- bt.batch
+				break
+			}
+			select {
+			case bt.out <- bt.batch:
+				break wait
+			case <-wake:
+			}
+		}
+		bt.batch = make([]Item, 0, bt.size)
+	}
+	var rd io.Reader = fi.f
+	if fi.f == nil {
+		fi.r.budget.fds.acquire()
+		fi.fd = true
+		f, err := os.Open(fi.s.Path)
+		if err != nil {
+			return unreadable("reopened to go on after line %d: %s", fi.s.Stats.Lines, reason(err))
+		}
+		fi.f = f
+		if st, err := f.Stat(); err != nil {
+			return unreadable("reopened to go on: %v", err)
+		} else if id, ok := fileID(st); ok && id != fi.id {
+			return unreadable("replaced while it was read (rotated?); read up to byte %d", fi.lr.Bytes)
+		}
+		rd = f
+		if fi.s.Gzip {
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				return unreadable("reopened to go on: %v", err)
+			}
+			fi.zr = zr
+			// No seeking in a gzip stream: decompress up to where it was.
+			if _, err := io.CopyN(io.Discard, zr, fi.lr.Bytes); err != nil {
+				return unreadable("reopened to go on: %v", err)
+			}
+			rd = zr
+		}
+	}
+	if !fi.s.Gzip {
+		if sr, ok := fi.r.section(fi.s, fi.f); ok {
+			// Bytes counts from the section's start.
+			if _, err := sr.(io.Seeker).Seek(fi.lr.Bytes, io.SeekStart); err != nil {
+				return unreadable("going on after line %d: %v", fi.s.Stats.Lines, err)
+			}
+			rd = sr
+		} else if _, err := fi.f.Seek(fi.s.NULs+fi.lr.Bytes, io.SeekStart); err != nil {
+			return unreadable("going on after line %d: %v", fi.s.Stats.Lines, err)
+		}
+	}
+	fi.takeBuffer(rd)
+	return nil
+}
+
+func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit func(*parser.Event), bt *batcher) {
 	var rd io.Reader
+	fi := &fileIn{r: r, s: s}
 	if s.Path == "-" {
 		rd = r.Stdin
 		if rd == nil {
 			rd = os.Stdin
 		}
 	} else {
-		f, err := r.open(ctx, s)
+		err := fi.open(ctx)
+		defer fi.close()
 		if err != nil {
 			if errors.Is(err, ErrInterrupted) {
 				s.Err = err
@@ -486,15 +695,14 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			}
 			return
 		}
-		defer f.Close()
 		if s.NULs > 0 && !s.Gzip {
-			if _, err := f.Seek(s.NULs, io.SeekStart); err != nil {
+			if _, err := fi.f.Seek(s.NULs, io.SeekStart); err != nil {
 				s.Err = because(err)
 				return
 			}
 		}
-		rd = f
-		if sr, ok := r.section(s, f); ok {
+		rd = fi.f
+		if sr, ok := r.section(s, fi.f); ok {
 			rd = sr
 		}
 	}
@@ -511,10 +719,12 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			}
 			return
 		}
-		defer zr.Close()
+		fi.zr = zr
 		rd = zr
 	}
-	lr := newBlockReader(rd, MaxLine)
+	lr := &blockReader{max: MaxLine}
+	fi.lr = lr
+	fi.takeBuffer(rd)
 	eof := false
 	defer func() {
 		p.Stats.CutLines = lr.Cut
@@ -522,7 +732,19 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		if ctx.Err() != nil && s.Err == nil && !eof {
 			s.Err = stoppedAt(s, p.Stats.Lines)
 		}
+		fi.dropBuffer()
 	}()
+	// A batch that fills part way through a line's events is handed on
+	// there; at a line's end the buffer may go too (see handOn).
+	var handErr error
+	bt.full = func() {
+		if handErr == nil {
+			handErr = fi.handOn(bt, false)
+		} else {
+			bt.flush()
+		}
+	}
+	defer func() { bt.full = nil }()
 	n := 0
 	for {
 		line, err := lr.Next()
@@ -542,8 +764,12 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			break
 		}
 		n++
-		if n&(sparseLines-1) == 0 {
-			flush()
+		if handErr == nil && (len(bt.batch) >= bt.size || n&(sparseLines-1) == 0) {
+			handErr = fi.handOn(bt, true)
+		}
+		if handErr != nil {
+			s.Err = handErr
+			break
 		}
 		if n&4095 == 0 && ctx.Err() != nil {
 			break

@@ -19,9 +19,11 @@ const reorderMax = 256
 // them in time order (file order among equal times). Records in order, the
 // usual case, only append; one out of order is inserted by binary search.
 type reorder struct {
+	// max bounds the events held (reorderMax if 0).
+	max      int
 	q        []Item
 	head     int
-	max      time.Time // newest time pushed
+	newest   time.Time // newest time pushed
 	released time.Time // time of the last event released
 	any      bool
 }
@@ -58,14 +60,20 @@ func (b *reorder) push(src int, ev *parser.Event, skew time.Duration, out func(*
 		b.q[lo] = it
 		moved = true
 	}
-	if t.After(b.max) {
-		b.max = t
+	if t.After(b.newest) {
+		b.newest = t
 	}
-	cut := b.max.Add(-ReorderWindow)
-	for b.head < len(b.q) && (!b.q[b.head].Ev.Time.After(cut) || len(b.q)-b.head > reorderMax) {
+	cut := b.newest.Add(-ReorderWindow)
+	limit := b.max
+	if limit <= 0 {
+		limit = reorderMax
+	}
+	for b.head < len(b.q) && (!b.q[b.head].Ev.Time.After(cut) || len(b.q)-b.head > limit) {
 		b.release(out)
 	}
-	if b.head >= 128 && b.head*2 >= len(b.q) {
+	// Compacted once half is released: the slice stays about twice the
+	// events held, not the events ever pushed.
+	if b.head >= max(limit/2, 8) && b.head*2 >= len(b.q) {
 		b.q = append(b.q[:0], b.q[b.head:]...)
 		b.head = 0
 	}

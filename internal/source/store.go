@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"container/heap"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,7 +69,7 @@ type store struct {
 	status  *StoreStatus
 	streams map[string]*storeStream
 	pending map[*storeStream]bool
-	wait    streamHeap
+	wait    merger[*storeStream]
 	queued  int
 	ident   []string
 }
@@ -123,6 +122,7 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 		in.Hold = 2 * time.Second
 	}
 	s := &store{in: in, status: st, streams: map[string]*storeStream{}, pending: map[*storeStream]bool{}, ident: in.IdentityFields}
+	s.wait.head = func(x *storeStream) *Item { return &x.q[x.head] }
 	// Source indices follow the names, as files' follow their paths, so
 	// events with equal times come in the same order as from files.
 	sort.SliceStable(ss, func(i, j int) bool {
@@ -217,7 +217,7 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out)
+	bt := newBatcher(out, r.budget.batch)
 	send := bt.send
 	var rows int64
 	q := s.in.Query
@@ -337,7 +337,7 @@ func (s *store) enqueue(x *storeStream, ev *parser.Event) {
 	s.queued++
 	if !x.in {
 		x.in = true
-		heap.Push(&s.wait, x)
+		s.wait.add(x)
 	}
 }
 
@@ -356,7 +356,7 @@ func (s *store) watermark(rowTime time.Time) time.Time {
 // zero), and the earliest ones anyway while too many are queued.
 func (s *store) release(w time.Time, send func(*Item)) {
 	for s.wait.Len() > 0 {
-		x := s.wait[0]
+		x := s.wait.first()
 		it := &x.q[x.head]
 		if !w.IsZero() && !it.Ev.Time.Before(w) {
 			if s.queued <= maxQueued {
@@ -371,7 +371,7 @@ func (s *store) release(w time.Time, send func(*Item)) {
 		if x.head == len(x.q) {
 			x.q, x.head = x.q[:0], 0
 			x.in = false
-			heap.Pop(&s.wait)
+			s.wait.drop()
 			continue
 		}
 		if x.head > 1024 && x.head > len(x.q)/2 {
@@ -380,23 +380,6 @@ func (s *store) release(w time.Time, send func(*Item)) {
 			clear(x.q[n:])
 			x.q, x.head = x.q[:n], 0
 		}
-		heap.Fix(&s.wait, 0)
+		s.wait.moved()
 	}
-}
-
-// streamHeap orders streams by their first queued event, as mergeHeap
-// orders files.
-type streamHeap []*storeStream
-
-func (h streamHeap) Len() int { return len(h) }
-func (h streamHeap) Less(i, j int) bool {
-	return before(&h[i].q[h[i].head], &h[j].q[h[j].head])
-}
-func (h streamHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *streamHeap) Push(x any)   { *h = append(*h, x.(*storeStream)) }
-func (h *streamHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
