@@ -266,13 +266,27 @@ func (g *generator) advance(t int64) {
 	}
 	for _, s := range g.sinks {
 		if sh, ok := alloc[s]; ok && sh.w > 0 {
-			// sh.w records are wanted; a noise event writes one or more
-			// records, so ask for fewer events and carry the difference
+			// sh.w records are wanted; a noise event writes zero or more
+			// records, so ask for as many events as its measured yield
+			// needs and carry the difference
 			perEvent := 1.5
 			if s.noiseEvents > 100 {
 				perEvent = float64(s.noiseRecords) / float64(s.noiseEvents)
 			}
-			events := int(sh.w/perEvent + 0.5)
+			events := 0
+			if perEvent > 0 {
+				events = int(sh.w/perEvent + 0.5)
+			}
+			// The yield is a lifetime average and goes stale: a
+			// controller.log whose broker held the controller once and
+			// lost it writes nothing now, every empty event drags its
+			// yield down and the next ask up, without end. The events
+			// of one window are held in memory (spreadTimes), so they
+			// may not outnumber the records owed to the whole cluster
+			// in it.
+			if events > int(nNoise) {
+				events = int(nNoise)
+			}
 			before := s.noiseRecords
 			s.flushWindow(sh.from, t, events, s.noise.g)
 			g.noiseOwed += int64(sh.w) - (s.noiseRecords - before)
