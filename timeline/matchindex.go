@@ -32,7 +32,12 @@ func (x *matchIndex) add(e *Episode, w int) {
 	x.eps = append(x.eps, e)
 	x.maxEnd = append(x.maxEnd, time.Time{})
 	x.arg = append(x.arg, 0)
-	i := n
+	x.recompute(x.sink(n, e, w))
+}
+
+// sink moves e, at position i, down to its place in Start order (over dead
+// slots) and returns where it now is.
+func (x *matchIndex) sink(i int, e *Episode, w int) int {
 	for i > 0 && (x.eps[i-1] == nil || e.matchStart().Before(x.eps[i-1].matchStart())) {
 		x.eps[i] = x.eps[i-1]
 		if x.eps[i] != nil {
@@ -42,7 +47,7 @@ func (x *matchIndex) add(e *Episode, w int) {
 	}
 	x.eps[i] = e
 	e.mi[w] = int32(i)
-	x.recompute(i)
+	return i
 }
 
 // recompute rebuilds maxEnd from position i.
@@ -69,17 +74,7 @@ func (x *matchIndex) moved(e *Episode, w int) {
 	if i > 0 && x.eps[i-1] != nil && e.matchStart().Before(x.eps[i-1].matchStart()) {
 		// Started earlier than it seemed (a line logged before its first
 		// one): move it down to its place.
-		j := i
-		for j > 0 && (x.eps[j-1] == nil || e.matchStart().Before(x.eps[j-1].matchStart())) {
-			x.eps[j] = x.eps[j-1]
-			if x.eps[j] != nil {
-				x.eps[j].mi[w] = int32(j)
-			}
-			j--
-		}
-		x.eps[j] = e
-		e.mi[w] = int32(j)
-		x.recompute(j)
+		x.recompute(x.sink(i, e, w))
 		return
 	}
 	for j := i; j < len(x.maxEnd) && x.maxEnd[j].Before(e.matchEnd()); j++ {
