@@ -595,6 +595,9 @@ func (p *Pipeline) batch(lines []follow.Line) {
 		}
 		s.lastLine, s.flushed, s.Read = now, false, true
 		s.err = nil // readable again: nothing of it was lost
+		if s.Input.Err != nil && s.Err == s.Input.Err {
+			s.Err = nil // unreadable at the start, read from its first byte since
+		}
 		s.Bytes += int64(len(l.Text)) + 1
 		if l.Truncated {
 			s.parser.Stats.CutLines++
@@ -902,8 +905,9 @@ func (p *Pipeline) Inputs() []*source.Source {
 		}
 		if s.err != nil && s.Err == nil {
 			// The value, not its text: errors.Is(err, fs.ErrPermission)
-			// still holds for whoever reads the source.
-			s.Err = s.err
+			// still holds for whoever reads the source. It held at the
+			// end, so lines of the file went unread.
+			s.Err = source.Unreadable(s.err)
 		}
 		out = append(out, s.Source)
 	}

@@ -205,6 +205,10 @@ func NewReader(ins []Input, locFor func(string) *time.Location) *Reader {
 			s.Loc = time.Local
 		}
 		r.Sources = append(r.Sources, s)
+		if in.Err != nil {
+			s.Err = in.Err // found, cannot be opened: not read
+			continue
+		}
 		if in.Binary {
 			continue
 		}
