@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/leaderaudit/leaderaudit/internal/fdlimit"
 )
 
 // Input is one file to read ("-" is standard input).
@@ -362,3 +364,7 @@ func sniff(path string) (Start, error) {
 	}
 	return st, nil
 }
+
+// fileLimit is the descriptor limit the open-file slots are sized from,
+// the soft limit raised to the hard one, so `ulimit -n 256` drops no file.
+func fileLimit() int { return fdlimit.Limit() }
