@@ -241,8 +241,20 @@ func (x *matchIndex) place(n *matchSlot, rest *matchSlot, i int) {
 
 func (x *matchIndex) add(e *Episode, w int) {
 	x.seed = x.seed*1664525 + 1013904223
-	n := &matchSlot{ep: e, prio: x.seed}
+	n := &matchSlot{ep: e, prio: x.seed, end: e.matchEnd(), stamp: x.stamp()}
 	e.mi[w] = n
+	last := x.root
+	for last != nil && last.r != nil {
+		x.steps++
+		last = last.r
+	}
+	if last == nil || last.ep != nil && !e.matchStart().Before(last.ep.matchStart()) {
+		// In Start order, the usual case: the array appended it and
+		// recomputed its slot alone. One walk down the right edge.
+		pull(n)
+		x.setRoot(x.join(x.root, n))
+		return
+	}
 	x.place(n, x.root, size(x.root))
 }
 
@@ -256,6 +268,23 @@ func (x *matchIndex) position(n *matchSlot) int {
 		}
 	}
 	return p
+}
+
+// before is the slot just before n (no stamps are read).
+func (x *matchIndex) before(n *matchSlot) *matchSlot {
+	if p := n.l; p != nil {
+		for ; p.r != nil; p = p.r {
+			x.steps++
+		}
+		return p
+	}
+	for ; n.up != nil; n = n.up {
+		x.steps++
+		if n.up.r == n {
+			return n.up
+		}
+	}
+	return nil
 }
 
 // pushTo hands every pending recompute down to n.
@@ -275,41 +304,21 @@ func (x *matchIndex) pullFrom(n *matchSlot) {
 	}
 }
 
-// at is the slot at position k.
-func (x *matchIndex) at(k int) *matchSlot {
-	n := x.root
-	for {
-		x.steps++
-		ls := size(n.l)
-		switch {
-		case k < ls:
-			n = n.l
-		case k == ls:
-			return n
-		default:
-			k -= ls + 1
-			n = n.r
-		}
-	}
-}
-
 // moved: e's Start or End changed.
 func (x *matchIndex) moved(e *Episode, w int) {
 	n := e.mi[w]
 	if n == nil || n.ep != e {
 		return
 	}
-	i := x.position(n)
-	if i > 0 {
-		if p := x.at(i - 1); p.ep != nil && e.matchStart().Before(p.ep.matchStart()) {
-			// Started earlier than it seemed (a line logged before its
-			// first one): move it down to its place.
-			below, rest := x.split(x.root, i)
-			_, above := x.split(rest, 1)
-			n.l, n.r = nil, nil
-			x.place(n, x.join(below, above), i)
-			return
-		}
+	if p := x.before(n); p != nil && p.ep != nil && e.matchStart().Before(p.ep.matchStart()) {
+		// Started earlier than it seemed (a line logged before its
+		// first one): move it down to its place.
+		i := x.position(n)
+		below, rest := x.split(x.root, i)
+		_, above := x.split(rest, 1)
+		n.l, n.r = nil, nil
+		x.place(n, x.join(below, above), i)
+		return
 	}
 	x.pushTo(n)
 	if end := e.matchEnd(); end.After(n.end) {
