@@ -30,8 +30,14 @@ type tieRow struct {
 	text []byte
 }
 
+type writerCorr struct {
+	writer int32
+	corr   int64
+}
+
 type tie struct {
 	rows      []tieRow
+	corr      []writerCorr
 	slab      []byte
 	unordered bool
 	held      bool // in store.tied
@@ -120,19 +126,25 @@ func (t *tie) keys(raw bool, loc *time.Location) {
 			}
 		}
 	}
-	var corr map[int32]int64 // by writer
+	// The earliest LeaderAndIsr request each writer's lines name (few
+	// writers: a slice, not a map, so a tie costs no allocation).
+	corr := t.corr[:0]
 	for i := range t.rows {
 		r := &t.rows[i]
 		if r.cont || !r.key.Request || r.key.Side != 1 {
 			continue
 		}
-		if c, ok := corr[r.key.Writer]; !ok || r.key.Corr < c {
-			if corr == nil {
-				corr = map[int32]int64{}
-			}
-			corr[r.key.Writer] = r.key.Corr
+		j := 0
+		for j < len(corr) && corr[j].writer != r.key.Writer {
+			j++
+		}
+		if j == len(corr) {
+			corr = append(corr, writerCorr{r.key.Writer, r.key.Corr})
+		} else if r.key.Corr < corr[j].corr {
+			corr[j].corr = r.key.Corr
 		}
 	}
+	t.corr = corr
 	// A broker line that names no request (a Partition line, a KRaft
 	// delta's) belongs to the LeaderAndIsr request the millisecond's
 	// other lines of its broker name, the earliest if they name several.
@@ -140,8 +152,13 @@ func (t *tie) keys(raw bool, loc *time.Location) {
 	for i := range t.rows {
 		r := &t.rows[i]
 		follows = follows || r.key.Follows
-		if c, ok := corr[r.key.Writer]; ok && !r.cont && r.key.Side == 1 && r.key.Corr < 0 && r.key.Partition == nil && r.key.Placed() {
-			r.key.Corr = c
+		if r.cont || r.key.Side != 1 || r.key.Corr >= 0 || r.key.Partition != nil || !r.key.Placed() {
+			continue
+		}
+		for _, c := range corr {
+			if c.writer == r.key.Writer {
+				r.key.Corr = c.corr
+			}
 		}
 	}
 	if follows {

@@ -31,7 +31,7 @@ func records(data []byte) (recs [][]byte, times []time.Time) {
 	return recs, times
 }
 
-func tieFiles(t *testing.T) []string {
+func tieFiles(t testing.TB) []string {
 	var files []string
 	for _, root := range []string{filepath.Join("..", "..", "..", "shared", "samples"), filepath.Join("..", "..", "testdata", "incidents")} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -189,6 +189,51 @@ func TestTieOrderDoesNotDependOnTheStore(t *testing.T) {
 				}
 			}
 			i = j
+		}
+	}
+}
+
+// The cost of restoring the order, per byte of the tied records: every
+// same-millisecond run of the samples and incidents, shuffled.
+func BenchmarkTieOrder(b *testing.B) {
+	type run struct {
+		t    time.Time
+		recs [][]byte
+	}
+	var runs []run
+	var size int64
+	for _, path := range tieFiles(b) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs, times := records(data)
+		for i := 0; i < len(recs); {
+			j := i + 1
+			for j < len(recs) && times[j].Equal(times[i]) {
+				j++
+			}
+			if j-i > 1 {
+				r := run{times[i], append([][]byte(nil), recs[i:j]...)}
+				rand.New(rand.NewPCG(1, 2)).Shuffle(len(r.recs), func(a, c int) { r.recs[a], r.recs[c] = r.recs[c], r.recs[a] })
+				for _, m := range r.recs {
+					size += int64(len(m)) + 1
+				}
+				runs = append(runs, r)
+			}
+			i = j
+		}
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var tt tie
+	for b.Loop() {
+		for _, r := range runs {
+			for _, m := range r.recs {
+				tt.hold(&logstore.Row{Time: r.t, Msg: m})
+			}
+			tt.order(true, time.UTC)
+			tt.reset()
 		}
 	}
 }
