@@ -222,7 +222,7 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out, r.budget.batch)
+	bt := newBatcher(out, r.budget)
 	send := bt.send
 	var rows int64
 	q := s.in.Query
