@@ -12,6 +12,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/leaderaudit/leaderaudit/internal/memgoal"
 	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 )
 
@@ -55,6 +56,7 @@ func main() {
 		// RSS of a 4 GB audit near 50 MB for a few percent of CPU.
 		debug.SetGCPercent(75)
 	}
+	memgoal.Start()
 	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
 }
 
