@@ -10,7 +10,7 @@
 // or half again the live heap, whichever is more, set again after every
 // collection: below about two thirds of the goal the peak stays at the
 // goal for a collection a little more often; above, the headroom is half
-// the live heap, at most 1.5 times the collector's work at GOGC=75.
+// the live heap, at most 1.5 times the collector's work at GOGC=75 (Start's).
 package memgoal
 
 import (
@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // Goal is the Go runtime's memory the process is held to while what it
@@ -26,10 +27,21 @@ import (
 // --version`: 11.5 MB max RSS).
 const Goal = 52 << 20
 
-// Start sets the limit and keeps it up to date, unless GOMEMLIMIT or GOGC
-// says how to collect.
-func Start() {
-	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+// Start sets how the process collects (watch and audit alike), unless
+// GOGC or GOMEMLIMIT says how: once.
+func Start() { once.Do(start) }
+
+var once sync.Once
+
+func start() {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	// The audit's live heap is small and steady (per partition, not per
+	// line); collecting at +75% instead of +100% keeps the peak RSS of a
+	// 4 GB audit near 50 MB for a few percent of CPU.
+	debug.SetGCPercent(75)
+	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	debug.SetMemoryLimit(Goal)
