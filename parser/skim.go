@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -87,6 +88,9 @@ func (p *Parser) skim(line []byte) bool {
 		return false
 	}
 	n := len(line)
+	if n > 1 && line[0] == '\t' {
+		return p.skimContinuation(line)
+	}
 	// "[" stamp "] " level " " message " (" logger ")"
 	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
 		return false
@@ -158,6 +162,26 @@ func (p *Parser) skim(line []byte) bool {
 	return true
 }
 
+// skimContinuation finishes a tab-indented line (a stack frame, a
+// LogCleaner statistics line) after a record that was not held for its
+// continuation lines, where the slow path only counts it: no indented
+// record (indentedRecord), no collector prefix (looksLikeHeader), no NUL,
+// not a config line continuation() reads.
+func (p *Parser) skimContinuation(line []byte) bool {
+	switch c := line[1]; {
+	case c == ' ' || c == '\t' || c == '[' || c == '{' || isDigit(c):
+		return false
+	case c == 'i' && p.Stats.ProtocolVersion == "", c == 'b' && len(p.Stats.Brokers) == 0:
+		return false
+	}
+	if len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0 {
+		return false
+	}
+	p.Stats.Continuations++
+	p.skimSt.taken++
+	return true
+}
+
 // skippable: dispatch would only count a record of logger class lg, level
 // lv and message m (after the layout's logger and Connect context).
 func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
@@ -174,7 +198,7 @@ func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
 		if brokerInternal(logger) {
 			return true
 		}
-		return !mayBeClientFailure(lv, m) && !containsAny(m, clientWords) && !containsAny(m, libraryWords)
+		return !mayBeClientFailure(lv, m) && !skimWords.in(m)
 	}
 	return lg == forgetRule
 }
@@ -188,6 +212,73 @@ var forgetRule = NumLoggerKinds
 // clientFailure reads (with the stack trace after it).
 func mayBeClientFailure(lv Level, m []byte) bool {
 	return lv >= LevelError || lv == LevelWarn && bytes.Contains(m, []byte("send"))
+}
+
+// skimWords finds clientWords and libraryWords in one pass per rare byte:
+// an application's lines (an InvoiceEmitter's INFO, most of a producer's
+// log) go through it, and a bytes.Contains per word cost them more than
+// the rest of the fast path.
+var skimWords = newWordSet(slices.Concat(clientWords, libraryWords))
+
+// wordSet looks for any of its words by the rarest byte of each (anchor):
+// one IndexByte scan of the text per distinct anchor, each hit checked
+// against the words anchored there.
+type wordSet struct {
+	anchors []byte
+	words   [][]anchored // by anchors' index
+}
+
+type anchored struct {
+	word string
+	off  int // the anchor's index in word
+}
+
+// byteRank: how common a byte is in log messages, lowest first; bytes not
+// listed (capitals, most punctuation) are rarer than all of these.
+const byteRank = " etaoinsrhldcumfpgwybv.-_=:,0123456789kxjqz"
+
+func newWordSet(words []string) *wordSet {
+	ws := &wordSet{}
+	for _, w := range words {
+		best, rank := 0, -1
+		for i := 0; i < len(w); i++ {
+			r := strings.IndexByte(byteRank, w[i])
+			if r < 0 {
+				r = len(byteRank)
+			}
+			if r > rank {
+				best, rank = i, r
+			}
+		}
+		k := bytes.IndexByte(ws.anchors, w[best])
+		if k < 0 {
+			k = len(ws.anchors)
+			ws.anchors = append(ws.anchors, w[best])
+			ws.words = append(ws.words, nil)
+		}
+		ws.words[k] = append(ws.words[k], anchored{w, best})
+	}
+	return ws
+}
+
+// in reports whether m contains one of the words.
+func (ws *wordSet) in(m []byte) bool {
+	for k, a := range ws.anchors {
+		for i := 0; ; {
+			j := bytes.IndexByte(m[i:], a)
+			if j < 0 {
+				break
+			}
+			i += j
+			for _, w := range ws.words[k] {
+				if s := i - w.off; s >= 0 && len(m)-s >= len(w.word) && string(m[s:s+len(w.word)]) == w.word {
+					return true
+				}
+			}
+			i++
+		}
+	}
+	return false
 }
 
 func containsAny(m []byte, words []string) bool {

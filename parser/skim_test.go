@@ -227,3 +227,24 @@ func TestQuietEras(t *testing.T) {
 		}
 	}
 }
+
+// The word set finds each word wherever it stands, as bytes.Contains does.
+func TestWordSetEqualsContains(t *testing.T) {
+	words := slices.Concat(clientWords, libraryWords)
+	ws := newWordSet(words)
+	for _, w := range words {
+		for _, text := range []string{w, "x" + w, w + " y", "a|b/c " + w[:len(w)-1] + " and " + w + "."} {
+			if !ws.in([]byte(text)) {
+				t.Errorf("%q not found in %q", w, text)
+			}
+		}
+		if cut := w[:len(w)-1]; !containsAny([]byte(cut), words) && ws.in([]byte(cut)) {
+			t.Errorf("found a word in %q", cut)
+		}
+	}
+	for _, text := range []string{"", "Slow downstream call to inventory-service took 6020 ms", "producer", "|MSGSET", "kip-95"} {
+		if ws.in([]byte(text)) != containsAny([]byte(text), words) {
+			t.Errorf("%q: the word set and bytes.Contains disagree", text)
+		}
+	}
+}
