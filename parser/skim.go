@@ -74,7 +74,7 @@ type skimState struct {
 	keyStale bool     // p.lastKey is not yet key(last)
 	maxStale bool     // p.maxRec is not yet max
 	off      bool     // every line the slow way (tests)
-	taken    int64    // lines the fast path finished
+	taken    int64    // records the fast path finished
 }
 
 // stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
@@ -162,6 +162,23 @@ func (p *Parser) skim(line []byte) bool {
 	return true
 }
 
+// Skim takes the lines at the start of b, each ended by a LF and holding
+// no CR, for as long as the fast path finishes them, and returns how many
+// bytes it took: what Line would do with them one by one. A reader hands
+// it what it has buffered before it splits lines itself.
+func (p *Parser) Skim(b []byte) int {
+	off := 0
+	for {
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 || !p.skim(b[off:off+i]) {
+			return off
+		}
+		p.lineNo++
+		p.Stats.Lines++
+		off += i + 1
+	}
+}
+
 // skimContinuation finishes a tab-indented line (a stack frame, a
 // LogCleaner statistics line) after a record that was not held for its
 // continuation lines, where the slow path only counts it: no indented
@@ -178,7 +195,6 @@ func (p *Parser) skimContinuation(line []byte) bool {
 		return false
 	}
 	p.Stats.Continuations++
-	p.skimSt.taken++
 	return true
 }
 

@@ -63,6 +63,23 @@ func (br *blockReader) splitCR(b []byte) []byte {
 	return b[:i]
 }
 
+// whole returns the unread lines in the buffer that Next would return as
+// they are (each ended by a LF, no CR in them, none cut), for the parser's
+// fast path to take in one go; skip says how much of it was taken.
+func (br *blockReader) whole() []byte {
+	if br.rest != nil || len(br.buf) > br.max {
+		return nil
+	}
+	b := br.buf[br.start:min(br.cr, br.end)]
+	return b[:bytes.LastIndexByte(b, '\n')+1]
+}
+
+// skip passes over n bytes of what whole returned.
+func (br *blockReader) skip(n int) {
+	br.start += n
+	br.Bytes += int64(n)
+}
+
 // next returns the next physical line without its end, and whether it
 // may hold a CR.
 func (br *blockReader) next() ([]byte, bool, error) {
