@@ -75,6 +75,41 @@ type skimState struct {
 	maxStale bool     // p.maxRec is not yet max
 	off      bool     // every line the slow way (tests)
 	taken    int64    // records the fast path finished
+	// loggers: the last few loggers the fast path read, with what they
+	// are; a line that ends with one is not searched for its logger.
+	loggers [8]seenLogger
+	nextLg  int
+}
+
+// seenLogger is a logger the fast path read: tail is "(" name ")".
+type seenLogger struct {
+	tail     []byte
+	kind     loggerKind
+	internal bool // brokerInternal(name)
+}
+
+// seenLogger finds the logger m ends with among the last few, and the
+// index of its "(" in m: where splitLogger's search back from the end
+// stops, as a logger name holds no "(" or space.
+func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
+	for k := range sk.loggers {
+		e := &sk.loggers[k]
+		if j := len(m) - len(e.tail); len(e.tail) > 0 && j > 1 && m[j-1] == ' ' && string(m[j:]) == string(e.tail) {
+			return j, e
+		}
+	}
+	return 0, nil
+}
+
+// see keeps tail, "(" name ")", among the last few loggers.
+func (sk *skimState) see(tail []byte) *seenLogger {
+	e := &sk.loggers[sk.nextLg]
+	sk.nextLg = (sk.nextLg + 1) % len(sk.loggers)
+	name := tail[1 : len(tail)-1]
+	e.tail = append(e.tail[:0], tail...)
+	e.kind = loggerClass(name)
+	e.internal = brokerInternal(name)
+	return e
 }
 
 // stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
@@ -114,19 +149,24 @@ func (p *Parser) skim(line []byte) bool {
 		i++
 	}
 	m := line[i:]
-	// splitLogger, where the logger is plainly there: " (" name ")" with
-	// no space in the name and no Connect ":line" suffix.
-	j := bytes.LastIndexByte(m, '(')
-	if j <= 0 || m[j-1] != ' ' {
-		return false
+	j, lgr := sk.seenLogger(m)
+	if lgr == nil {
+		// splitLogger, where the logger is plainly there: " (" name ")"
+		// with no space in the name and no Connect ":line" suffix.
+		j = bytes.LastIndexByte(m, '(')
+		if j <= 0 || m[j-1] != ' ' {
+			return false
+		}
+		name := m[j+1 : len(m)-1]
+		if len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || name[len(name)-1]-'0' <= 9 {
+			return false
+		}
+		lgr = sk.see(m[j:])
 	}
-	logger := m[j+1 : len(m)-1]
-	if len(logger) == 0 || bytes.IndexByte(logger, ' ') >= 0 || logger[len(logger)-1]-'0' <= 9 {
-		return false
-	}
+	logger := lgr.tail[1 : len(lgr.tail)-1]
 	_, m = connectContext(m[:j-1], logger)
-	lg := loggerClass(logger)
-	if !p.skippable(lg, lv, logger, m) {
+	lg := lgr.kind
+	if !p.skippable(lg, lv, lgr.internal, m) {
 		return false
 	}
 	p.Stats.Records++
@@ -200,7 +240,7 @@ func (p *Parser) skimContinuation(line []byte) bool {
 
 // skippable: dispatch would only count a record of logger class lg, level
 // lv and message m (after the layout's logger and Connect context).
-func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
+func (p *Parser) skippable(lg loggerKind, lv Level, internal bool, m []byte) bool {
 	if configShaped(m) {
 		return false
 	}
@@ -211,7 +251,7 @@ func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
 		if len(p.Stats.Brokers) == 0 && len(m) > 1 && m[1]|0x20 == 'b' {
 			return false // brokerIdentity reads it
 		}
-		if brokerInternal(logger) {
+		if internal {
 			return true
 		}
 		return !mayBeClientFailure(lv, m) && !skimWords.in(m)
