@@ -94,7 +94,7 @@ type seenLogger struct {
 func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
 	for k := range sk.loggers {
 		e := &sk.loggers[k]
-		if j := len(m) - len(e.tail); len(e.tail) > 0 && j > 1 && m[j-1] == ' ' && string(m[j:]) == string(e.tail) {
+		if j := len(m) - len(e.tail); len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail) {
 			return j, e
 		}
 	}
