@@ -30,6 +30,30 @@ var ruleStarts = [NumLoggerKinds][]string{
 	lgCoordinator: {"Elected as the group coordinator for partition ", "Resigned as the group coordinator for partition "},
 }
 
+// serverStarts: how a message of a server logger (lgServer, no component
+// prefix) that serverLine reads begins, and serverWords what it holds
+// elsewhere; serverLine rejects the rest with the same table. ZooKeeper's
+// ClientCnxn alone writes a few percent of a ZK broker's server.log.
+var (
+	serverStarts = []string{
+		"starting", "Starting broker", "started", "Kafka Server started", "Transition from STARTING to STARTED",
+		"shutting down", "shut down completed", "Starting controlled shutdown", "Beginning controlled shutdown",
+		"Session expired", "Registered broker ", "Successfully registered broker ", "The broker has been unfenced",
+		"Transitioning from ", "Produce request with correlation id ",
+	}
+	serverWords = []string{"zookeeper state changed (Expired)"}
+)
+
+// serverReads reports whether serverLine may read message s.
+func serverReads(s []byte) bool {
+	for _, w := range serverStarts {
+		if bytes.HasPrefix(s, []byte(w)) {
+			return true
+		}
+	}
+	return containsAny(s, serverWords)
+}
+
 // ruleReads reports whether a rule of a lgLog, lgFetcher or lgCoordinator
 // logger may read message m.
 func ruleReads(lg loggerKind, m []byte) bool {
@@ -247,6 +271,10 @@ func (p *Parser) skippable(lg loggerKind, lv Level, internal bool, m []byte) boo
 	switch lg {
 	case lgLog, lgFetcher, lgCoordinator:
 		return !ruleReads(lg, m)
+	case lgServer:
+		// With a component prefix ([KafkaServer id=1], [ReplicaFetcherManager
+		// on broker 1]) the line names its broker: the slow way.
+		return lg == forgetRule || len(m) > 0 && m[0] != '[' && !serverReads(m)
 	case lgNone:
 		if len(p.Stats.Brokers) == 0 && len(m) > 1 && m[1]|0x20 == 'b' {
 			return false // brokerIdentity reads it
