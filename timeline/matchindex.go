@@ -10,15 +10,58 @@ import (
 // every open one: an error's cost does not grow with the number of open
 // elections (10,000 partitions moved by one request, or 40,000 epochs of
 // one partition inside --quiet).
+//
+// The slots are kept in a treap (a binary search tree by position,
+// balanced by random priorities) and not in an array: an episode that
+// starts before those already indexed (a file whose times go back by more
+// than the reorder hold, as a log that wraps each minute does) is placed
+// among them in log n steps, where the array moved every later slot and
+// recomputed its maximum of End, which made such a file quadratic.
+//
+// What the index answers is exactly what the array answered
+// (matchindex_flat_test.go keeps the array, and TestTreeEqualsFlatIndex
+// compares the two on random operations), because the answers of lookup
+// depend on its rules and not only on the open episodes:
+//   - a removed episode leaves a dead slot, and its End still counts in
+//     the maximum until a recompute passes over it;
+//   - an episode moves down only when its Start is older than the slot
+//     just below it, and then over dead slots too;
+//   - the slots from where an episode was put are recomputed: their End
+//     is counted afresh, a dead one's no more;
+//   - among slots whose End is the maximum, the one that reached it first
+//     is the one the maximum names (the array kept the earlier position's
+//     arg unless a later End was strictly greater). Each slot keeps the
+//     stamp of when its End was last counted to decide that.
 type matchIndex struct {
-	eps []*Episode
-	// maxEnd[i]: the latest End of eps[0..i], finished ones included: an
-	// upper bound, so it only ever stops a scan where nothing below can
-	// match.
-	maxEnd []time.Time
-	// arg[i]: the position whose End is maxEnd[i].
-	arg  []int32
+	root *matchSlot
 	dead int
+	// clock stamps each recompute and each End that grows.
+	clock uint64
+	seed  uint32
+	// steps counts the slots visited, for the test that keeps the cost
+	// of an operation logarithmic.
+	steps int
+}
+
+type matchSlot struct {
+	ep       *Episode // nil: a dead slot
+	l, r, up *matchSlot
+	prio     uint32
+	size     int32 // slots in the subtree
+	live     int32 // of them, not dead
+	end      time.Time
+	stamp    uint64
+	// pending: a recompute with this stamp, applied to this slot and its
+	// aggregates but not yet to its children.
+	pending uint64
+	// Of the subtree: best, the slot the maximum of End names (greatest
+	// end, then earliest stamp, then leftmost) and its stamp; liveBest,
+	// the leftmost greatest end among live slots (what best becomes once
+	// a recompute passes); first, the live slot with the earliest Start.
+	best      *matchSlot
+	bestStamp uint64
+	liveBest  *matchSlot
+	first     *matchSlot
 }
 
 // which index of an episode: its partition's or its topic's.
@@ -27,106 +70,395 @@ const (
 	byTopic     = 1
 )
 
-func (x *matchIndex) add(e *Episode, w int) {
-	n := len(x.eps)
-	x.eps = append(x.eps, e)
-	x.maxEnd = append(x.maxEnd, time.Time{})
-	x.arg = append(x.arg, 0)
-	x.recompute(x.sink(n, e, w))
-}
-
-// sink moves e, at position i, down to its place in Start order (over dead
-// slots) and returns where it now is.
-func (x *matchIndex) sink(i int, e *Episode, w int) int {
-	for i > 0 && (x.eps[i-1] == nil || e.matchStart().Before(x.eps[i-1].matchStart())) {
-		x.eps[i] = x.eps[i-1]
-		if x.eps[i] != nil {
-			x.eps[i].mi[w] = int32(i)
-		}
-		i--
+func size(n *matchSlot) int {
+	if n == nil {
+		return 0
 	}
-	x.eps[i] = e
-	e.mi[w] = int32(i)
-	return i
+	return int(n.size)
 }
 
-// recompute rebuilds maxEnd from position i.
-func (x *matchIndex) recompute(i int) {
-	for j := i; j < len(x.eps); j++ {
-		var m time.Time
-		var a int32
-		if j > 0 {
-			m, a = x.maxEnd[j-1], x.arg[j-1]
+func liveIn(n *matchSlot) int {
+	if n == nil {
+		return 0
+	}
+	return int(n.live)
+}
+
+// outranks: (end, stamp) names the maximum over (bestEnd, bestStamp).
+func outranks(end time.Time, stamp uint64, best *matchSlot, bestStamp uint64) bool {
+	return best == nil || end.After(best.end) || end.Equal(best.end) && stamp < bestStamp
+}
+
+func earlier(a, b *matchSlot) bool {
+	return b == nil || a.ep.matchStart().Before(b.ep.matchStart())
+}
+
+// pull recomputes n's aggregates from its children's.
+func pull(n *matchSlot) {
+	n.size, n.live = 1, 0
+	n.best, n.bestStamp, n.liveBest, n.first = nil, 0, nil, nil
+	if l := n.l; l != nil {
+		l.up = n
+		n.size += l.size
+		n.live += l.live
+		n.best, n.bestStamp, n.liveBest, n.first = l.best, l.bestStamp, l.liveBest, l.first
+	}
+	if outranks(n.end, n.stamp, n.best, n.bestStamp) {
+		n.best, n.bestStamp = n, n.stamp
+	}
+	if n.ep != nil {
+		n.live++
+		if n.liveBest == nil || n.end.After(n.liveBest.end) {
+			n.liveBest = n
 		}
-		if e := x.eps[j]; e != nil && e.matchEnd().After(m) {
-			m, a = e.matchEnd(), int32(j)
+		if earlier(n, n.first) {
+			n.first = n
 		}
-		x.maxEnd[j], x.arg[j] = m, a
+	}
+	if r := n.r; r != nil {
+		r.up = n
+		n.size += r.size
+		n.live += r.live
+		if r.best.end.After(n.best.end) || r.best.end.Equal(n.best.end) && r.bestStamp < n.bestStamp {
+			n.best, n.bestStamp = r.best, r.bestStamp
+		}
+		if r.liveBest != nil && (n.liveBest == nil || r.liveBest.end.After(n.liveBest.end)) {
+			n.liveBest = r.liveBest
+		}
+		if r.first != nil && earlier(r.first, n.first) {
+			n.first = r.first
+		}
+	}
+}
+
+// recount is the array's recompute over the subtree n: every live slot's
+// End counted afresh with stamp, dead ones no more.
+func recount(n *matchSlot, stamp uint64) {
+	if n == nil {
+		return
+	}
+	n.stamp, n.pending = stamp, stamp
+	if n.ep == nil {
+		n.end = time.Time{}
+	}
+	n.best, n.bestStamp = n.liveBest, stamp
+	if n.best == nil {
+		n.best = n
+	}
+}
+
+func (x *matchIndex) push(n *matchSlot) {
+	if n.pending != 0 {
+		recount(n.l, n.pending)
+		recount(n.r, n.pending)
+		n.pending = 0
+	}
+}
+
+// split cuts n into its first k slots and the rest.
+func (x *matchIndex) split(n *matchSlot, k int) (*matchSlot, *matchSlot) {
+	if n == nil {
+		return nil, nil
+	}
+	x.steps++
+	x.push(n)
+	if k <= size(n.l) {
+		a, b := x.split(n.l, k)
+		n.l = b
+		pull(n)
+		return a, n
+	}
+	a, b := x.split(n.r, k-size(n.l)-1)
+	n.r = a
+	pull(n)
+	return n, b
+}
+
+func (x *matchIndex) join(a, b *matchSlot) *matchSlot {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	x.steps++
+	if a.prio > b.prio {
+		x.push(a)
+		a.r = x.join(a.r, b)
+		pull(a)
+		return a
+	}
+	x.push(b)
+	b.l = x.join(a, b.l)
+	pull(b)
+	return b
+}
+
+func (x *matchIndex) setRoot(n *matchSlot) {
+	if n != nil {
+		n.up = nil
+	}
+	x.root = n
+}
+
+func (x *matchIndex) stamp() uint64 {
+	x.clock++
+	return x.clock
+}
+
+// lastNotAfter is the position of the last live slot of n whose Start is
+// not after s, or -1.
+func (x *matchIndex) lastNotAfter(n *matchSlot, s time.Time) int {
+	base := 0
+	for n != nil && n.first != nil && !n.first.ep.matchStart().After(s) {
+		x.steps++
+		if r := n.r; r != nil && r.first != nil && !r.first.ep.matchStart().After(s) {
+			base += size(n.l) + 1
+			n = r
+			continue
+		}
+		if n.ep != nil && !n.ep.matchStart().After(s) {
+			return base + size(n.l)
+		}
+		n = n.l
+	}
+	return -1
+}
+
+// place puts e in the tree rest (every slot but e's) where the array's
+// sink put it: above the last live slot of the first i that starts no
+// later, over the dead and later-starting ones above that. From there on
+// the slots are recomputed.
+func (x *matchIndex) place(n *matchSlot, rest *matchSlot, i int) {
+	below, above := x.split(rest, i)
+	low, high := x.split(below, x.lastNotAfter(below, n.ep.matchStart())+1)
+	n.end = n.ep.matchEnd()
+	pull(n)
+	tail := x.join(n, x.join(high, above))
+	recount(tail, x.stamp())
+	x.setRoot(x.join(low, tail))
+}
+
+func (x *matchIndex) add(e *Episode, w int) {
+	x.seed = x.seed*1664525 + 1013904223
+	n := &matchSlot{ep: e, prio: x.seed, end: e.matchEnd(), stamp: x.stamp()}
+	e.mi[w] = n
+	last := x.root
+	for last != nil && last.r != nil {
+		x.steps++
+		last = last.r
+	}
+	if last == nil || last.ep != nil && !e.matchStart().Before(last.ep.matchStart()) {
+		// In Start order, the usual case: the array appended it and
+		// recomputed its slot alone. One walk down the right edge.
+		pull(n)
+		x.setRoot(x.join(x.root, n))
+		return
+	}
+	x.place(n, x.root, size(x.root))
+}
+
+// position of n, walking up (no stamps are read).
+func (x *matchIndex) position(n *matchSlot) int {
+	p := size(n.l)
+	for ; n.up != nil; n = n.up {
+		x.steps++
+		if n.up.r == n {
+			p += size(n.up.l) + 1
+		}
+	}
+	return p
+}
+
+// before is the slot just before n (no stamps are read).
+func (x *matchIndex) before(n *matchSlot) *matchSlot {
+	if p := n.l; p != nil {
+		for ; p.r != nil; p = p.r {
+			x.steps++
+		}
+		return p
+	}
+	for ; n.up != nil; n = n.up {
+		x.steps++
+		if n.up.r == n {
+			return n.up
+		}
+	}
+	return nil
+}
+
+// pushTo hands every pending recompute down to n.
+func (x *matchIndex) pushTo(n *matchSlot) {
+	if n.up != nil {
+		x.pushTo(n.up)
+	}
+	x.steps++
+	x.push(n)
+}
+
+// pullFrom recomputes the aggregates from n up.
+func (x *matchIndex) pullFrom(n *matchSlot) {
+	for ; n != nil; n = n.up {
+		x.steps++
+		pull(n)
 	}
 }
 
 // moved: e's Start or End changed.
 func (x *matchIndex) moved(e *Episode, w int) {
-	i := int(e.mi[w])
-	if i < 0 || i >= len(x.eps) || x.eps[i] != e {
+	n := e.mi[w]
+	if n == nil || n.ep != e {
 		return
 	}
-	if i > 0 && x.eps[i-1] != nil && e.matchStart().Before(x.eps[i-1].matchStart()) {
-		// Started earlier than it seemed (a line logged before its first
-		// one): move it down to its place.
-		x.recompute(x.sink(i, e, w))
+	if p := x.before(n); p != nil && p.ep != nil && e.matchStart().Before(p.ep.matchStart()) {
+		// Started earlier than it seemed (a line logged before its
+		// first one): move it down to its place.
+		i := x.position(n)
+		below, rest := x.split(x.root, i)
+		_, above := x.split(rest, 1)
+		n.l, n.r = nil, nil
+		x.place(n, x.join(below, above), i)
 		return
 	}
-	for j := i; j < len(x.maxEnd) && x.maxEnd[j].Before(e.matchEnd()); j++ {
-		x.maxEnd[j], x.arg[j] = e.matchEnd(), int32(i)
+	x.pushTo(n)
+	if end := e.matchEnd(); end.After(n.end) {
+		n.end, n.stamp = end, x.stamp()
 	}
+	x.pullFrom(n)
 }
 
 func (x *matchIndex) remove(e *Episode, w int) {
-	i := int(e.mi[w])
-	if i < 0 || i >= len(x.eps) || x.eps[i] != e {
+	n := e.mi[w]
+	if n == nil || n.ep != e {
 		return
 	}
-	x.eps[i] = nil
-	e.mi[w] = -1
+	x.pushTo(n)
+	n.ep = nil
+	e.mi[w] = nil
+	x.pullFrom(n)
 	x.dead++
-	if x.dead*2 > len(x.eps) && x.dead > 16 {
-		n := 0
-		for _, o := range x.eps {
-			if o != nil {
-				x.eps[n] = o
-				o.mi[w] = int32(n)
-				n++
-			}
-		}
-		clear(x.eps[n:])
-		x.eps, x.maxEnd, x.arg, x.dead = x.eps[:n], x.maxEnd[:n], x.arg[:n], 0
-		x.recompute(0)
+	if x.dead*2 > size(x.root) && x.dead > 16 {
+		x.setRoot(x.prune(x.root))
+		x.dead = 0
+		recount(x.root, x.stamp())
 	}
 }
 
-// upto is the number of episodes that started at or before t.
+// prune drops the dead slots of n.
+func (x *matchIndex) prune(n *matchSlot) *matchSlot {
+	if n == nil {
+		return nil
+	}
+	x.steps++
+	x.push(n)
+	l, r := x.prune(n.l), x.prune(n.r)
+	if n.ep == nil {
+		return x.join(l, r)
+	}
+	n.l, n.r = l, r
+	pull(n)
+	return n
+}
+
+// empty: no live slot.
+func (x *matchIndex) empty() bool { return liveIn(x.root) == 0 }
+
+// liveFrom is the first live slot at or after position m, and where it is
+// (the number of slots, and nil, if none).
+func (x *matchIndex) liveFrom(m int) (int, *matchSlot) {
+	if m >= size(x.root) {
+		return size(x.root), nil
+	}
+	c, k := 0, m
+	for n := x.root; ; {
+		x.steps++
+		ls := size(n.l)
+		if k < ls {
+			n = n.l
+			continue
+		}
+		c += liveIn(n.l)
+		if k == ls {
+			if n.ep != nil {
+				return m, n
+			}
+			break
+		}
+		if n.ep != nil {
+			c++
+		}
+		k -= ls + 1
+		n = n.r
+	}
+	// Slot m is dead: the first live one after it is the c-th (from 0).
+	if c == liveIn(x.root) {
+		return size(x.root), nil
+	}
+	p := 0
+	for n := x.root; ; {
+		x.steps++
+		ll := liveIn(n.l)
+		switch {
+		case c < ll:
+			n = n.l
+		case c == ll && n.ep != nil:
+			return p + size(n.l), n
+		default:
+			c -= ll
+			if n.ep != nil {
+				c--
+			}
+			p += size(n.l) + 1
+			n = n.r
+		}
+	}
+}
+
+// upto is the number of slots up to the last that started at or before t.
 func (x *matchIndex) upto(t time.Time) int {
-	lo, hi := 0, len(x.eps)
+	lo, hi := 0, size(x.root)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		// A dead slot keeps its place in Start order only loosely: look
 		// for the nearest live one to compare.
-		k := m
-		for k < hi && x.eps[k] == nil {
-			k++
-		}
-		if k == hi {
+		k, n := x.liveFrom(m)
+		if k >= hi {
 			hi = m
 			continue
 		}
-		if x.eps[k].matchStart().After(t) {
+		if n.ep.matchStart().After(t) {
 			hi = m
 		} else {
 			lo = k + 1
 		}
 	}
 	return lo
+}
+
+// prefix is the slot at position j and the one the maximum of End over
+// positions 0…j names.
+func (x *matchIndex) prefix(j int) (slot, best *matchSlot) {
+	var bestStamp uint64
+	for n := x.root; ; {
+		x.steps++
+		x.push(n)
+		ls := size(n.l)
+		if j < ls {
+			n = n.l
+			continue
+		}
+		if l := n.l; l != nil && outranks(l.best.end, l.bestStamp, best, bestStamp) {
+			best, bestStamp = l.best, l.bestStamp
+		}
+		if outranks(n.end, n.stamp, best, bestStamp) {
+			best, bestStamp = n, n.stamp
+		}
+		if j == ls {
+			return n, best
+		}
+		j -= ls + 1
+		n = n.r
+	}
 }
 
 // found is what one index says about an error at t.
@@ -143,14 +475,15 @@ func (x *matchIndex) lookup(t time.Time, tol, stale time.Duration, all bool) fou
 	var f found
 	lo := t.Add(-tol)
 	for j := x.upto(t.Add(tol)) - 1; j >= 0; j-- {
-		if m := x.maxEnd[j]; m.Before(lo) {
+		s, b := x.prefix(j)
+		if m := b.end; m.Before(lo) {
 			// Nothing at or below j covers t; the best "after" there is
 			// the one that ended at m, if it is still open.
 			if f.during != nil || t.Sub(m) > stale {
 				break
 			}
 			if f.after == nil || f.after.matchEnd().Before(m) {
-				if a := x.eps[x.arg[j]]; a != nil && a.Transition && a.matchEnd().Equal(m) {
+				if a := b.ep; a != nil && a.Transition && a.matchEnd().Equal(m) {
 					f.moreAfter = f.moreAfter || f.after != nil
 					f.after = a
 				}
@@ -159,7 +492,7 @@ func (x *matchIndex) lookup(t time.Time, tol, stale time.Duration, all bool) fou
 				break
 			}
 		}
-		e := x.eps[j]
+		e := s.ep
 		if e == nil || !e.Transition || e == f.after {
 			continue
 		}

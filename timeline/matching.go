@@ -85,7 +85,7 @@ func (t *Timeline) unindex(e *Episode) {
 	}
 	if bt := t.byTopic[e.Topic]; bt != nil {
 		bt.remove(e, byTopic)
-		if len(bt.eps) == bt.dead {
+		if bt.empty() {
 			delete(t.byTopic, e.Topic)
 		}
 	}

@@ -145,15 +145,16 @@ type Episode struct {
 	// LastActivity: the last time a line added something new to it; an
 	// episode quiet for Config.Quiet is over (live views show it as done).
 	LastActivity time.Time
-	// mi: its positions in the partition's and the topic's match index
+	// mi: its slots in the partition's and the topic's match index
 	// (matchindex.go), once it has a Start.
-	mi      [2]int32
+	mi      [2]*matchSlot
 	indexed bool
 }
 
 // Clone returns a deep copy, for handing an episode to another goroutine.
 func (e *Episode) Clone() *Episode {
 	c := *e
+	c.mi = [2]*matchSlot{} // the index's tree is not the copy's
 	c.CauseBrokers = append([]int32(nil), e.CauseBrokers...)
 	c.ISR = append([]int32(nil), e.ISR...)
 	c.Replicas = append([]int32(nil), e.Replicas...)

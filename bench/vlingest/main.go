@@ -17,10 +17,11 @@ import (
 func main() {
 	url := flag.String("url", "http://127.0.0.1:9428", "VictoriaLogs base URL")
 	tz := flag.String("tz", "UTC", "zone of the logs' timestamps that carry none")
+	noOffset := flag.Bool("no-offset", false, "send no log.offset (as Vector, Fluent Bit and Promtail by default): rows with the same _time then come back in no particular order")
 	var fields multi
 	flag.Var(&fields, "field", "extra stream field NAME=VALUE for every file (repeatable)")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: vlingest [-url URL] [-tz ZONE] [-field NAME=VALUE]... DIR...")
+		fmt.Fprintln(os.Stderr, "usage: vlingest [-url URL] [-tz ZONE] [-no-offset] [-field NAME=VALUE]... DIR...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -49,7 +50,7 @@ func main() {
 		os.Exit(2)
 	}
 	start := time.Now()
-	rows, size, err := vltest.Ingest(context.Background(), strings.TrimSuffix(*url, "/"), files, vltest.StreamFields(extra), loc)
+	rows, size, err := vltest.IngestWith(context.Background(), strings.TrimSuffix(*url, "/"), vltest.Shipper{Offset: !*noOffset}, files, vltest.StreamFields(extra), loc)
 	if err != nil {
 		fail(err)
 	}

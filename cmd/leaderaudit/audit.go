@@ -354,23 +354,18 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	// A store that answered counts as read, even with no lines: as an
 	// empty file does.
 	readAny := st != nil
-	unread := 0
 	for _, s := range rd.Sources {
 		if s.Binary {
 			continue
 		}
 		if s.Err != nil && !s.Remote {
 			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
-			// A file found and not read (or not to its end) is a failure
-			// of the audit, not a note: its report is missing lines.
-			if !errors.Is(s.Err, source.ErrInterrupted) && (!s.Read || errors.Is(s.Err, source.ErrUnreadable)) {
-				unread++
-			}
 		}
 		if s.Read {
 			readAny = true
 		}
 	}
+	unread := unreadFiles(rd.Sources)
 	var auto *skew.Estimate
 	if sf.auto {
 		auto = &est
@@ -399,13 +394,34 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	if stopped {
 		return interrupted{}
 	}
-	if unread > 0 {
-		return fmt.Errorf("%d file(s) found could not be read; the report covers the others", unread)
+	if err := unread; err != nil {
+		return err
 	}
 	if a.FailOn != "" && verdict.Fails(rp.findings, a.FailOn) {
 		return errFailOn
 	}
 	return nil
+}
+
+// unreadFiles fails a command whose report lacks lines of files it found:
+// a file that could not be opened (permission denied, a directory that
+// cannot be listed) or not read to its end. Such a file is named in the
+// report as a source with its error; the rest is still audited. An
+// interrupt's stop is not one (its exit code says it), nor a binary file.
+func unreadFiles(srcs []*source.Source) error {
+	n := 0
+	for _, s := range srcs {
+		if s.Err == nil || s.Remote || s.Binary || errors.Is(s.Err, source.ErrInterrupted) {
+			continue
+		}
+		if !s.Read || errors.Is(s.Err, source.ErrUnreadable) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d file(s) found could not be read; the report covers the others", n)
 }
 
 // writeHeapProfile is --memprofile.

@@ -93,7 +93,7 @@ func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, followi
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	return nil
+	return unreadFiles(srcs)
 }
 
 // streamSink writes each finished record as a JSON line at once, and stops

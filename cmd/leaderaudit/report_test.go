@@ -96,6 +96,14 @@ func TestOneReportFromEveryCommand(t *testing.T) {
 // closed.
 func watchReport(t *testing.T, w *WatchCmd) *report.Report {
 	t.Helper()
+	rep, _ := watchExit(t, w)
+	return rep
+}
+
+// watchExit is watchReport, and the sources whose errors decide watch's
+// exit status.
+func watchExit(t *testing.T, w *WatchCmd) (*report.Report, []*source.Source) {
+	t.Helper()
 	p, rp, _, err := w.pipeline(func() error { return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +120,8 @@ func watchReport(t *testing.T, w *WatchCmd) *report.Report {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	return rp.build(p.Timeline(), p.Inputs(), nil, p.Skipped(), false)
+	srcs := p.Inputs()
+	return rp.build(p.Timeline(), srcs, nil, p.Skipped(), false), srcs
 }
 
 // sortedLines sorts JSON lines (the stream's order depends on when the

@@ -6,13 +6,17 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -463,6 +467,10 @@ type proxy struct {
 	cutRowQuery int    // break off the n-th row query's answer, then refuse all
 	dead        bool
 	bearer      string // require this bearer token
+	// shuffleTies, if set, strips log.offset from the row queries'
+	// answers and puts rows with the same _time in an order drawn from
+	// the seed (a store without an order field returns them so).
+	shuffleTies *uint64
 }
 
 func newProxy(t *testing.T, target string) *proxy {
@@ -519,6 +527,11 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(resp.StatusCode)
 	if rowQuery && p.inject != nil {
 		w.Write(p.inject)
+	}
+	if rowQuery && p.shuffleTies != nil {
+		data, _ := io.ReadAll(resp.Body)
+		w.Write(shuffleTies(data, *p.shuffleTies))
+		return
 	}
 	if rowQuery && n == p.cutRowQuery {
 		data, _ := io.ReadAll(resp.Body)
@@ -608,4 +621,52 @@ func TestStalledStoreAnswer(t *testing.T) {
 	if !strings.Contains(r.out, `"type":"election","topic":"erstesTopic","partition":1,"leader_epoch":10`) || !strings.Contains(r.out, `"partial":true`) {
 		t.Errorf("the row received before the stall is not audited:\n%s", r.out)
 	}
+}
+
+// shuffleTies takes log.offset out of a row query's answer and shuffles
+// each run of rows with the same _time. The run is first put in the
+// order of (stream, offset), so the result depends on the seed and the
+// rows only, not on the server's order or the chunk the rows came in.
+func shuffleTies(answer []byte, seed uint64) []byte {
+	type row struct {
+		m      map[string]string
+		off    int
+		stream string
+	}
+	var rows []row
+	for _, l := range bytes.Split(answer, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var m map[string]string
+		if err := json.Unmarshal(l, &m); err != nil {
+			panic(fmt.Sprintf("shuffleTies: %q: %v", l, err))
+		}
+		off, _ := strconv.Atoi(m["log.offset"])
+		delete(m, "log.offset")
+		rows = append(rows, row{m, off, m["_stream"]})
+	}
+	var out bytes.Buffer
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].m["_time"] == rows[i].m["_time"] {
+			j++
+		}
+		run := rows[i:j]
+		sort.Slice(run, func(a, b int) bool {
+			if run[a].stream != run[b].stream {
+				return run[a].stream < run[b].stream
+			}
+			return run[a].off < run[b].off
+		})
+		h := fnv.New64a()
+		h.Write([]byte(run[0].m["_time"]))
+		rand.New(rand.NewPCG(seed, h.Sum64())).Shuffle(len(run), func(a, b int) { run[a], run[b] = run[b], run[a] })
+		for _, r := range run {
+			b, _ := json.Marshal(r.m)
+			out.Write(append(b, '\n'))
+		}
+		i = j
+	}
+	return out.Bytes()
 }

@@ -112,7 +112,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintf(stderr, "leaderaudit: %s: %s\n", textfmt.Clean(s.Path), textfmt.Clean(s.Err.Error()))
 		}
 	}
-	return nil
+	return unreadFiles(srcs)
 }
 
 // pipeline reads the flags and prepares the live pipeline and the

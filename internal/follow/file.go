@@ -2,10 +2,12 @@ package follow
 
 import (
 	"bytes"
+	"container/list"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // entry is one followed path and the file currently open for it.
@@ -25,7 +27,7 @@ type entry struct {
 	resumeOff int64
 
 	f        *os.File
-	fi       os.FileInfo // of f
+	fi       os.FileInfo // of f, or of the file closed while idle (f nil)
 	off      int64       // next byte of f to read
 	prev     tail        // the bytes just before off
 	rotating bool        // path no longer refers to f: drain f to EOF, then switch
@@ -38,6 +40,15 @@ type entry struct {
 	size    int64
 	missing bool
 	err     error
+
+	// Descriptors: its place in the Follower's lru while f is open; when
+	// bytes were last read (or it was opened); the modification time when
+	// it was closed while idle; an event named it since (open it again).
+	elem    *list.Element
+	active  time.Time
+	closeMt time.Time
+	touched bool
+	moved   bool // in Follower.moved
 
 	pub FileState // copy for Files, guarded by Follower.mu
 }
@@ -65,8 +76,14 @@ func (f *Follower) setErr(e *entry, op string, err error) {
 // out).
 func (f *Follower) service(e *entry, budget *int) (more bool) {
 	for {
-		if e.f == nil && !f.open(e) {
-			return false
+		if e.f == nil {
+			if e.fi != nil {
+				if !f.reopen(e) {
+					return false
+				}
+			} else if !f.open(e) {
+				return false
+			}
 		}
 		if !e.rotating {
 			st, err := os.Stat(e.abs)
@@ -119,15 +136,7 @@ func (f *Follower) open(e *entry) bool {
 		return false
 	}
 	e.rotating = false
-	if r, ok := f.takeRetired(st); ok {
-		// A rotated file that arrived under this name: carry on where its
-		// previous name left it.
-		f.flushPartial(e)
-		e.f, e.fi, e.off, e.prev = r.f, r.fi, r.off, r.prev
-		e.startFi, e.resumeFi = nil, nil
-		e.missing, e.err, e.size = false, nil, st.Size()
-		return true
-	}
+	f.slot(e)
 	file, err := openFile(e.abs)
 	if err != nil {
 		f.openFailed(e, err)
@@ -139,6 +148,16 @@ func (f *Follower) open(e *entry) bool {
 		f.setErr(e, "open", err)
 		return false
 	}
+	if r, ok := f.takeRetired(fi); ok {
+		// A rotated file that arrived under this name: carry on where its
+		// previous name left it.
+		f.flushPartial(e)
+		f.attach(e, file, fi)
+		e.off, e.prev = r.off, r.prev
+		e.startFi, e.resumeFi = nil, nil
+		e.missing, e.err, e.size = false, nil, fi.Size()
+		return true
+	}
 	var off int64
 	resumed := false
 	switch {
@@ -148,7 +167,8 @@ func (f *Follower) open(e *entry) bool {
 		off, resumed = e.resumeOff, true
 	}
 	e.startFi, e.resumeFi = nil, nil
-	e.f, e.fi, e.off = file, fi, 0
+	f.attach(e, file, fi)
+	e.off = 0
 	e.missing, e.err, e.size = false, nil, fi.Size()
 	if !resumed {
 		// Whatever was held came from a file that is gone.
@@ -247,8 +267,9 @@ func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
 		if err != nil && err != io.EOF {
 			f.setErr(e, "read", err)
 			e.resumeFi, e.resumeOff = e.fi, e.off
-			e.f.Close()
-			e.f, e.fi, e.rotating = nil, nil, false
+			f.detach(e)
+			f.let(e)
+			e.rotating = false
 			return false, false
 		}
 		*budget -= n
@@ -265,6 +286,7 @@ func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
 		if c > 0 {
 			e.off += int64(c)
 			e.prev.push(data[:c])
+			f.activeNow(e)
 		}
 		if c < len(data) {
 			return false, true // batch full
@@ -287,19 +309,25 @@ func (f *Follower) retire(e *entry) {
 	if deleted {
 		f.report(&fs.PathError{Op: "follow", Path: e.path, Err: ErrDeleted})
 	}
-	if !deleted && e.off > 0 && (e.dir.input || f.anyWaiting()) {
-		// Renamed: it may turn up under another followed name; see
-		// retired.
-		f.retired = append(f.retired, retired{f: e.f, fi: e.fi, off: e.off, prev: e.prev})
-		if len(f.retired) > maxRetired {
-			f.retired[0].f.Close()
-			f.retired = f.retired[1:]
-		}
-		f.recheck = true
-	} else {
-		e.f.Close()
+	if !deleted {
+		f.remember(e)
 	}
-	e.f, e.fi, e.off, e.rotating = nil, nil, 0, false
+	f.detach(e)
+	f.let(e)
+	e.off, e.rotating = 0, false
+}
+
+// remember makes e's file, renamed away, a retired one: it may turn up
+// under another followed name.
+func (f *Follower) remember(e *entry) {
+	if e.off == 0 || !e.dir.input && !f.anyWaiting() {
+		return
+	}
+	f.retired = append(f.retired, retired{fi: e.fi, off: e.off, prev: e.prev, scan: f.scans})
+	if len(f.retired) > maxRetired {
+		f.retired = f.retired[1:]
+	}
+	f.recheck = true
 }
 
 func (f *Follower) anyWaiting() bool {

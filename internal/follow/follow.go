@@ -19,7 +19,22 @@
 // exist yet are polled until they do. With fsnotify a line usually arrives
 // within a millisecond of being written; polling adds up to PollInterval.
 //
-// Each followed file holds one open descriptor.
+// # Descriptors
+//
+// Descriptors are bounded by design, not by the number of files: a file is
+// kept open only while it is active, and at most Options.MaxOpen files are
+// open at once (by default the descriptor limit, the soft one raised to the
+// hard one, less a reserve, at most 8,192: fdlimit.Files). A file that has
+// had nothing new for Options.IdleClose (default 5 s), or the least
+// recently active one when the bound is reached, is closed; its path,
+// identity (device and inode), read offset and the bytes before that offset
+// are kept, and it is opened again when it changes: an event for it, or,
+// at each look, a size or modification time other than when it was
+// closed. Rotation is told apart the same way as for an open file (the
+// identity at the path, the 64 bytes before the offset). A closed file
+// that was renamed is looked for by its identity in its directory and read
+// to its end there first; one that was deleted while closed cannot be read
+// any more (see below). fsnotify watches directories only, never files.
 //
 // # Start position
 //
@@ -50,7 +65,10 @@
 //
 // Some lines cannot be seen by anyone: those of a file that is rotated or
 // deleted before it was ever opened (say, created and renamed away between
-// two polls), and those a copytruncate copies away before they were read.
+// two polls), those a copytruncate copies away before they were read, and
+// those written to a file while it was closed (idle, or the least recently
+// active one at the descriptor bound) just before it was deleted or
+// renamed out of its directory.
 //
 // # Lines
 //
@@ -75,7 +93,8 @@
 //
 // Problems with one file (cannot open or read it, it was deleted, it is not a
 // regular file) are sent to [Follower.Errors] as *fs.PathError naming the
-// path (the Op "follow" with [ErrDeleted] for deletion), and following goes on
+// path (the Op "follow" with [ErrDeleted] for deletion, or for a file that
+// left its directory while it was closed), and following goes on
 // for the other files; a file that becomes readable again is picked up
 // again. An error is reported once per change of state, not on every retry.
 // Errors are dropped when nobody receives them and the buffer (64) is full;
@@ -95,6 +114,7 @@
 package follow
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -107,6 +127,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/leaderaudit/leaderaudit/internal/fdlimit"
 )
 
 // Line is one line of a followed file.
@@ -158,6 +180,12 @@ type Options struct {
 	// reads it. Dir, if set, selects the subdirectories by base name.
 	Recursive bool
 	Dir       func(name string) bool
+	// MaxOpen bounds the files open at once (default fdlimit.Files(): the
+	// descriptor limit less a reserve). IdleClose closes a file that has
+	// had nothing new for that long (default 5s; negative: only at the
+	// bound).
+	MaxOpen   int
+	IdleClose time.Duration
 }
 
 // FileState describes one followed file, for status displays.
@@ -180,6 +208,7 @@ var errNotRegular = errors.New("not a regular file")
 const (
 	defaultPollInterval = 250 * time.Millisecond
 	defaultMaxLine      = 1 << 20
+	defaultIdleClose    = 5 * time.Second
 	safetyInterval      = time.Second // fsnotify mode: re-check everything this often
 	maxBatchLines       = 4096
 	maxBatchBytes       = 4 << 20
@@ -192,9 +221,11 @@ const (
 
 // Follower follows a set of files. Create it with New, then call Run.
 type Follower struct {
-	opts     Options
-	maxLine  int
-	interval time.Duration
+	opts      Options
+	maxLine   int
+	interval  time.Duration
+	maxOpen   int
+	idleClose time.Duration
 
 	lines   chan []Line
 	errs    chan error
@@ -211,8 +242,19 @@ type Follower struct {
 	queue    []*entry          // entries to read
 	watcher  *fsnotify.Watcher
 	ticks    int
-	retired  []retired // rotated-away files kept open for a while, see retire
+	retired  []retired // rotated-away files remembered for a while, see retire
 	recheck  bool      // a file was retired: entries waiting for it may take it
+	scans    int       // full looks at everything so far (rescan)
+	drained  bool      // the queue was empty since the last full look
+
+	// Descriptors: the entries with an open file, most recently active
+	// first, and how many; entries by the file they follow (open or
+	// closed: a file is followed under one name), and the start files.
+	lru    list.List
+	nOpen  int
+	held   map[fileKey]*entry
+	starts map[fileKey]bool
+	moved  []*entry // closed files whose paths moved on, for findMoved
 
 	batch      []Line
 	batchBytes int
@@ -229,19 +271,22 @@ type dirState struct {
 	watched bool
 	err     error // last watch/scan error reported
 	depth   int   // below the directory input it was found in (Recursive)
+	// index: its files by identity, while findMoved runs (see locate).
+	index map[fileKey]string
 }
 
-// retired is an open file that was renamed away from its entry's path and
-// read to its end. It is kept open until the next full scan so that an
-// entry that finds it under another name (a directory input whose Match
-// accepts rotated names) follows it on from where it was left instead of
-// reading it again. Keeping it open also keeps its inode number from being
-// reused meanwhile.
+// retired is a file that was renamed away from its entry's path and read
+// to its end (or could not be found to be). It is remembered (not kept
+// open) over the next full scan so that an entry that finds it under
+// another name (a directory input whose Match accepts rotated names)
+// follows it on from where it was left instead of reading it again. Should
+// its inode number be reused meanwhile by another file, the bytes before
+// the offset tell them apart.
 type retired struct {
-	f    *os.File
 	fi   os.FileInfo
 	off  int64
 	prev tail
+	scan int // f.scans when it was retired
 }
 
 // New returns a Follower for paths. It records the start: which files exist
@@ -263,9 +308,21 @@ func New(paths []string, opts Options) (*Follower, error) {
 		entries:  make(map[string]*entry),
 		gone:     make(map[string]bool),
 		buf:      make([]byte, readSize),
+		held:     make(map[fileKey]*entry),
+		starts:   make(map[fileKey]bool),
+		maxOpen:  opts.MaxOpen,
 	}
 	if f.maxLine == 0 {
 		f.maxLine = defaultMaxLine
+	}
+	if f.maxOpen <= 0 {
+		f.maxOpen = fdlimit.Files()
+	}
+	switch f.idleClose = opts.IdleClose; {
+	case f.idleClose == 0:
+		f.idleClose = defaultIdleClose
+	case f.idleClose < 0:
+		f.idleClose = 0
 	}
 	if f.interval <= 0 {
 		f.interval = defaultPollInterval
@@ -292,7 +349,7 @@ func New(paths []string, opts Options) (*Follower, error) {
 		e := f.addEntry(p, abs, f.dir(filepath.Dir(abs), filepath.Dir(p)), true)
 		e.pub.Missing = errors.Is(err, fs.ErrNotExist)
 		if err == nil && fi.Mode().IsRegular() {
-			e.startFi, e.startSize = fi, fi.Size()
+			f.setStart(e, fi)
 			e.pub.Size = fi.Size()
 		}
 	}
@@ -318,7 +375,7 @@ func New(paths []string, opts Options) (*Follower, error) {
 				continue
 			}
 			e := f.addEntry(filepath.Join(d.path, name), abs, d, false)
-			e.startFi, e.startSize = fi, fi.Size()
+			f.setStart(e, fi)
 			e.pub.Missing, e.pub.Size = false, fi.Size()
 		}
 	}
@@ -461,8 +518,18 @@ func (f *Follower) removeEntry(e *entry) {
 	f.mu.Unlock()
 }
 
-// sameAsStart reports whether fi is the start file of an entry.
+func (f *Follower) setStart(e *entry, fi os.FileInfo) {
+	e.startFi, e.startSize = fi, fi.Size()
+	if k, ok := keyOf(fi); ok {
+		f.starts[k] = true
+	}
+}
+
+// sameAsStart reports whether fi is the start file of an entry (New).
 func (f *Follower) sameAsStart(fi os.FileInfo) bool {
+	if k, ok := keyOf(fi); ok {
+		return f.starts[k]
+	}
 	for _, e := range f.entries {
 		if e.startFi != nil && os.SameFile(e.startFi, fi) {
 			return true
@@ -471,8 +538,15 @@ func (f *Follower) sameAsStart(fi os.FileInfo) bool {
 	return false
 }
 
-// holder returns the entry other than e that has fi's file open.
+// holder returns the entry other than e that follows fi's file (open or
+// closed).
 func (f *Follower) holder(fi os.FileInfo, e *entry) *entry {
+	if k, ok := keyOf(fi); ok {
+		if o := f.held[k]; o != nil && o != e {
+			return o
+		}
+		return nil
+	}
 	for _, o := range f.entries {
 		if o != e && o.fi != nil && os.SameFile(o.fi, fi) {
 			return o
@@ -499,8 +573,13 @@ func (f *Follower) markDir(d *dirState) {
 // process reads queued entries until the queue is empty or the batch full.
 func (f *Follower) process() {
 	for !f.full() {
+		if len(f.queue) == 0 && len(f.moved) > 0 {
+			f.findMoved()
+			continue
+		}
 		if len(f.queue) == 0 {
 			if !f.recheck {
+				f.drained = true
 				return
 			}
 			f.recheck = false
@@ -571,6 +650,7 @@ func (f *Follower) handleEvent(ev fsnotify.Event) {
 		return
 	}
 	if e := f.entries[ev.Name]; e != nil {
+		e.touched = true // a closed file is opened again, whatever its size says
 		f.markDirty(e)
 		return
 	}
@@ -602,10 +682,14 @@ func (f *Follower) onTick() {
 	f.ticks++
 	every := max(1, int(safetyInterval/f.interval))
 	f.rescan(f.watcher == nil || f.ticks%every == 0)
+	f.closeIdle(time.Now())
 }
 
 // rescan looks at the directories that are not watched, or at all of them.
 func (f *Follower) rescan(all bool) {
+	if all {
+		f.forgetRetired()
+	}
 	for _, d := range f.dirOrder {
 		if d.watched && !all {
 			continue
@@ -616,29 +700,25 @@ func (f *Follower) rescan(all bool) {
 		}
 		f.markDir(d)
 	}
-	if all {
-		f.closeRetired()
-	}
 }
 
-// closeRetired closes the retired files no entry took over. The directory
-// scans just before found every name a retired file could have gone to.
-func (f *Follower) closeRetired() {
-	if len(f.retired) == 0 {
-		return
-	}
-	// Any entry without a file may have been found under the new name of
-	// a retired file, without having tried to open it yet.
-	for _, e := range f.entries {
-		if e.f == nil {
-			f.open(e)
-			f.publish(e)
+// forgetRetired, at a full scan, forgets the retired files no entry took
+// over: those retired before the previous full scan, once every entry
+// queued since has been looked at. That scan found every name they could
+// have gone to.
+func (f *Follower) forgetRetired() {
+	if f.drained {
+		keep := f.retired[:0]
+		for _, r := range f.retired {
+			if r.scan == f.scans {
+				keep = append(keep, r)
+			}
 		}
+		clear(f.retired[len(keep):])
+		f.retired = keep
 	}
-	for _, r := range f.retired {
-		r.f.Close()
-	}
-	f.retired = nil
+	f.scans++
+	f.drained = false
 }
 
 func (f *Follower) addWatch(d *dirState) {
@@ -768,7 +848,7 @@ func (f *Follower) discover(d *dirState, name string) {
 	e := f.addEntry(filepath.Join(d.path, name), abs, d, false)
 	if err == nil && f.isRetired(fi) {
 		// A rotated file under its new name: take it over now, before
-		// closeRetired closes it.
+		// it is forgotten.
 		f.open(e)
 		f.publish(e)
 	}
@@ -800,12 +880,8 @@ func (f *Follower) finish() {
 func (f *Follower) closeAll() {
 	for _, e := range f.entries {
 		if e.f != nil {
-			e.f.Close()
-			e.f = nil
+			f.detach(e)
 		}
-	}
-	for _, r := range f.retired {
-		r.f.Close()
 	}
 	f.retired = nil
 }

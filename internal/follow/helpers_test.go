@@ -244,6 +244,9 @@ func numbered(prefix string, from, to int) (lines []string, text string) {
 func modes(t *testing.T, test func(t *testing.T, opts Options)) {
 	t.Run("fsnotify", func(t *testing.T) { test(t, Options{}) })
 	t.Run("poll", func(t *testing.T) { test(t, Options{Poll: true, PollInterval: 20 * time.Millisecond}) })
+	// One file open at a time, closed as soon as it is idle: every file is
+	// closed and opened again between reads.
+	t.Run("one-open", func(t *testing.T) { test(t, Options{MaxOpen: 1, IdleClose: time.Nanosecond}) })
 }
 
 func tempPath(t *testing.T, name string) string {

@@ -16,3 +16,14 @@ func linkCount(fi os.FileInfo) (uint64, bool) {
 	}
 	return uint64(st.Nlink), true
 }
+
+// fileKey is what os.SameFile compares here: device and inode.
+type fileKey struct{ dev, ino uint64 }
+
+func keyOf(fi os.FileInfo) (fileKey, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileKey{}, false
+	}
+	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
+}

@@ -32,7 +32,8 @@ const (
 // line of the current file, i.e. has it open; nobody can follow a file it
 // never saw. Before a copytruncate it waits until the follower has caught
 // up, since lines written between the follower's last read and the truncate
-// exist only in the copy. It reports failures as errors (it runs outside the
+// exist only in the copy; so it does before a delete when the follower
+// closes files to keep within a descriptor bound. It reports failures as errors (it runs outside the
 // test goroutine).
 func stressWriter(h *harness, path, tag string, n, every int, rot rotation, seed uint64) error {
 	rng := rand.New(rand.NewPCG(seed, 99))
@@ -82,6 +83,14 @@ func stressWriter(h *harness, path, tag string, n, every int, rot rotation, seed
 		case rotateRename, rotateDelete:
 			if err := wait("a line of the current file", func() bool { return h.count(path) > genStart }); err != nil {
 				return err
+			}
+			if rot == rotateDelete && h.f.opts.MaxOpen > 0 {
+				// The follower may have closed the file to keep within
+				// its bound: what it had not read when the file is
+				// deleted is gone for everyone.
+				if err := wait("all lines so far", func() bool { return h.count(path) == i }); err != nil {
+					return err
+				}
 			}
 			if err := fh.Close(); err != nil {
 				return err

@@ -147,8 +147,8 @@ type src struct {
 	parser   *parser.Parser
 	lastLine time.Time // wall
 	flushed  bool
-	err      string // the follower's error for it, "" when it reads
-	remote   bool   // a stream of Config.Remote, not a file
+	err      error // the follower's error for it, nil once it reads again
+	remote   bool  // a stream of Config.Remote, not a file
 	// ignored: a binary file, a compressed rotation or a metadata log
 	// under a followed directory; its lines are not a text log's.
 	ignored bool
@@ -566,8 +566,15 @@ func (p *Pipeline) noteError(err error) {
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		if s := p.lookup(pe.Path); s != nil {
-			s.err = err.Error()
+		s := p.lookup(pe.Path)
+		if s == nil && pe.Op != "watch" && pe.Op != "scan" {
+			// A file that could never be opened has no source yet; the
+			// report must name it all the same. (Watch and scan errors
+			// are a directory's.)
+			s = p.source(pe.Path, false)
+		}
+		if s != nil {
+			s.err = err
 		}
 	}
 	p.dirty = true
@@ -587,6 +594,10 @@ func (p *Pipeline) batch(lines []follow.Line) {
 			continue
 		}
 		s.lastLine, s.flushed, s.Read = now, false, true
+		s.err = nil // readable again: nothing of it was lost
+		if s.Input.Err != nil && s.Err == s.Input.Err {
+			s.Err = nil // unreadable at the start, read from its first byte since
+		}
 		s.Bytes += int64(len(l.Text)) + 1
 		if l.Truncated {
 			s.parser.Stats.CutLines++
@@ -886,14 +897,17 @@ func (p *Pipeline) brokers() []int32 {
 func (p *Pipeline) Inputs() []*source.Source {
 	var out []*source.Source
 	for _, s := range p.srcs {
-		if !s.Read && s.err == "" && s.Err == nil && !s.Binary {
+		if !s.Read && s.err == nil && s.Err == nil && !s.Binary {
 			continue
 		}
 		if s.Read {
 			s.Stats = s.parser.Stats
 		}
-		if s.err != "" && s.Err == nil {
-			s.Err = errors.New(s.err)
+		if s.err != nil && s.Err == nil {
+			// The value, not its text: errors.Is(err, fs.ErrPermission)
+			// still holds for whoever reads the source. It held at the
+			// end, so lines of the file went unread.
+			s.Err = source.Unreadable(s.err)
 		}
 		out = append(out, s.Source)
 	}

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/leaderaudit/leaderaudit/internal/report"
 	"github.com/leaderaudit/leaderaudit/internal/source"
+	"github.com/leaderaudit/leaderaudit/internal/unpriv"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -490,5 +493,32 @@ func TestSkewForMatchesBatch(t *testing.T) {
 	}
 	if strings.Join(got, "\n") == strings.Join(plain, "\n") {
 		t.Fatal("the offset changed nothing")
+	}
+}
+
+// A file that cannot be opened is a source whose Err is the error itself,
+// not its text rebuilt: errors.Is finds the permission error through it
+// (it did not when the pipeline kept only the message).
+func TestUnreadableFileErrorIsKept(t *testing.T) {
+	if unpriv.Elsewhere(t) {
+		return
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "server.log")
+	copyFile(t, sample(t, "038"), path)
+	if err := os.Chmod(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, cancel, done := run(t, Config{Paths: []string{dir}, Loc: time.UTC, FromStart: true})
+	drain(t, p, 10*time.Second, func(s *seen) bool { return s.last.Live && s.last.Stats.Unreadable == 1 })
+	stop(t, p, cancel, done)
+	var got error
+	for _, s := range p.Inputs() {
+		if s.Path == path {
+			got = s.Err
+		}
+	}
+	if !errors.Is(got, fs.ErrPermission) {
+		t.Fatalf("source error %v (%T): errors.Is(err, fs.ErrPermission) is false", got, got)
 	}
 }

@@ -35,6 +35,10 @@ type Row struct {
 	Stream string
 	// Level and Logger, when the shipper parsed them out of the line.
 	Level, Logger string
+	// Ordered: an order field (the shipper's file offset) placed the row
+	// among the rows of its stream with the same Time. Without one the
+	// store returns those in no particular order.
+	Ordered bool
 }
 
 // Stream is one stream a query matched.

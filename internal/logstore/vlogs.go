@@ -565,6 +565,13 @@ func (v *VLogs) rows(ctx context.Context, path string, form url.Values, fn func(
 			}
 			r.Stream = s
 		default:
+			if len(val) > 0 && !r.Ordered {
+				for _, f := range v.opt.OrderFields {
+					if string(k) == f {
+						r.Ordered = true
+					}
+				}
+			}
 			// The first field of the lists wins, as in the JSON layout.
 			for i, f := range v.opt.LevelFields {
 				if string(k) == f && (level < 0 || i < level) {

@@ -3,6 +3,8 @@ package source
 import (
 	"io"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // ReadBudget is the memory the readers of one Run hold between them, by
@@ -12,27 +14,38 @@ import (
 // and only a bounded number of files are open at once.
 const ReadBudget = 24 << 20
 
-// itemBytes is what one Item costs in a batch (unsafe.Sizeof, rounded up
-// for the ISR and replica slices events carry).
-const itemBytes = 400
+// itemBytes is what one Item costs held (its size, and the ISR and
+// replica slices events carry).
+const itemBytes = int(unsafe.Sizeof(Item{})) + 32
 
 // budget is what each reader may hold.
 type budget struct {
 	batch   int // events per batch to the merge
 	reorder int // events held for reordering
+	depth   int // batches queued for the merge per chain
 	bufSize int // read buffer
 	// fds: files open at once (the descriptor limit); bufs: files being
 	// read at once (each with its buffer).
 	fds, bufs *slots
+	// batches the merge is done with, for the readers to fill again.
+	batches sync.Pool
+	// midLine: readers waiting on the merge part way through a line's
+	// events, holding their buffer and descriptor (see handOn).
+	midLine atomic.Int32
+	// crowded: more chains than slots, so readers wait for them.
+	crowded bool
 }
 
-func newBudget(chains int, fdLimit int) budget {
+func newBudget(chains int, fdLimit int) *budget {
 	chains = max(chains, 1)
-	// A batch in the making, chainDepth queued, one being merged; the
-	// reorder window about one more.
-	per := ReadBudget / 2 / (chains * (chainDepth + 3) * itemBytes)
-	b := budget{batch: min(max(per, 8), batchSize)}
-	b.reorder = min(max(per, 16), reorderMax)
+	// What a chain holds: the reorder window, a batch in the making,
+	// depth queued and one being merged. With few chains the full sizes;
+	// with many the queue goes first, then batches and windows shrink to
+	// their floors.
+	per := ReadBudget / 2 / (chains * itemBytes)
+	b := &budget{batch: min(max(per/5, 8), batchSize)}
+	b.reorder = min(max(per/5, 16), reorderMax)
+	b.depth = min(max((per-b.reorder)/b.batch-2, 0), chainDepth)
 	b.bufSize = 256 << 10
 	if chains > 16 {
 		b.bufSize = 64 << 10
@@ -45,7 +58,49 @@ func newBudget(chains int, fdLimit int) budget {
 		fds = min(fds, fdLimit-fdReserve)
 	}
 	b.fds = newSlots(max(fds, 2))
+	b.crowded = chains > b.bufs.cap() || chains > b.fds.cap()
 	return b
+}
+
+// newBatch is an empty batch to fill: one the merge is done with, or new.
+func (b *budget) newBatch() []Item {
+	if x, ok := b.batches.Get().(*[]Item); ok {
+		return (*x)[:0]
+	}
+	return make([]Item, 0, b.batch)
+}
+
+// done takes back a batch the merge has used up. One grown (a line with
+// many events) is left to the collector.
+func (b *budget) done(batch []Item) {
+	if cap(batch) != b.batch {
+		return
+	}
+	// The events' strings and slices go with the batch, not with the pool.
+	clear(batch)
+	b.batches.Put(&batch)
+}
+
+// mayWaitMidLine reports whether a reader part way through a line may
+// wait on the merge keeping its buffer and descriptor; if so it calls
+// doneMidLine after. One slot of each is always left to the readers
+// that wait at a line's end and give theirs up, so the reader the merge
+// needs next can always get one.
+func (b *budget) mayWaitMidLine() bool {
+	if int(b.midLine.Add(1)) < min(b.bufs.cap(), b.fds.cap()) {
+		return true
+	}
+	b.midLine.Add(-1)
+	return false
+}
+
+func (b *budget) doneMidLine() { b.midLine.Add(-1) }
+
+// short reports whether a reader may have to give up its buffer part way
+// through a line: there are more chains than slots, or a reader waits for
+// one now.
+func (b *budget) short() bool {
+	return b.crowded || b.bufs.short.Load() > 0 || b.fds.short.Load() > 0
 }
 
 // maxOpen bounds the files read at once (their buffers).
@@ -66,8 +121,10 @@ type slots struct {
 	sem     chan struct{}
 	mu      sync.Mutex
 	waiting int
-	wake    chan struct{} // closed when a reader starts waiting
-	bufs    sync.Pool
+	// short mirrors waiting for a look without the lock (once a line).
+	short atomic.Int32
+	wake  chan struct{} // closed when a reader starts waiting
+	bufs  sync.Pool
 }
 
 func newSlots(n int) *slots {
@@ -82,12 +139,14 @@ func (s *slots) acquire() {
 	}
 	s.mu.Lock()
 	s.waiting++
+	s.short.Add(1)
 	close(s.wake)
 	s.wake = make(chan struct{})
 	s.mu.Unlock()
 	s.sem <- struct{}{}
 	s.mu.Lock()
 	s.waiting--
+	s.short.Add(-1)
 	s.mu.Unlock()
 }
 

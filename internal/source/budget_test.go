@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -73,10 +74,69 @@ func TestManyFilesFewDescriptors(t *testing.T) {
 // floors.
 func TestBudgetShrinksWithTheLogs(t *testing.T) {
 	few, many := newBudget(7, 1024), newBudget(1100, 256)
-	if few.batch != batchSize || few.reorder != reorderMax || few.bufSize != 256<<10 {
+	if few.batch != batchSize || few.reorder != reorderMax || few.depth != chainDepth || few.bufSize != 256<<10 {
 		t.Errorf("7 logs: %+v", few)
 	}
-	if many.batch != 8 || many.reorder != 16 || many.bufSize != 64<<10 || many.fds.cap() != 256-fdReserve || many.bufs.cap() != maxOpen {
+	if many.batch != 8 || many.reorder != 16 || many.depth != 0 || many.bufSize != 64<<10 || many.fds.cap() != 256-fdReserve || many.bufs.cap() != maxOpen {
 		t.Errorf("1100 logs under ulimit -n 256: batch %d reorder %d buf %d fds %d bufs %d", many.batch, many.reorder, many.bufSize, many.fds.cap(), many.bufs.cap())
+	}
+}
+
+// 1,100 logs read at once stay within the read budget: every reader
+// holds its reorder window, a batch in the making and one being merged at
+// their floors, and no more. The logs are alike, so every reader meets a
+// line with 60 events (a fetcher removed for 60 partitions) and a jump in
+// time (its reorder window released in one go) at the same moment of the
+// merge. Before, queued batches, reorder slices kept up to twice what they
+// held and batches grown to a line's end held about 65 MB live here.
+func TestManyFilesHeapWithinTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1,100 files")
+	}
+	dir := t.TempDir()
+	var b strings.Builder
+	var parts []string
+	for p := range 60 {
+		parts = append(parts, fmt.Sprintf("orders-%d", p))
+	}
+	big := strings.Join(parts, ", ")
+	for j := range 240 {
+		sec := j / 4
+		if j%40 == 39 {
+			sec += 2 // a second and more with nothing logged
+		}
+		fmt.Fprintf(&b, "[2024-01-01 10:%02d:%02d,%03d] INFO [Broker id=1] Leader orders-%d starts at leader epoch %d from offset 0 with high watermark 0 ISR [1] addingReplicas [] removingReplicas []. Previous leader epoch was 0. (state.change.logger)\n", sec/60, sec%60, j%4, j%60, j/60+1)
+		if j%20 == 10 {
+			fmt.Fprintf(&b, "[2024-01-01 10:%02d:%02d,%03d] INFO [ReplicaFetcherManager on broker 1] Removed fetcher for partitions HashSet(%s) (kafka.server.ReplicaFetcherManager)\n", sec/60, sec%60, j%4, big)
+		}
+	}
+	const files = 1100
+	for i := range files {
+		write(t, filepath.Join(dir, fmt.Sprintf("b%04d", i), "server.log"), b.String())
+	}
+	ins, _ := Discover([]string{dir}, 0)
+	rd := NewReader(ins, func(string) *time.Location { return time.UTC })
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	var peak uint64
+	events := 0
+	rd.Run(context.Background(), func(int, *parser.Event) {
+		// The live heap now and then: what the readers and the merge
+		// hold, collected garbage aside.
+		if events++; events%20000 == 0 {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+	})
+	if events < files*300 {
+		t.Fatalf("%d events", events)
+	}
+	held := int64(peak) - int64(base.HeapAlloc)
+	t.Logf("%d files: %d events, live heap at most %.1f MiB above the start", files, events, float64(held)/(1<<20))
+	if held > ReadBudget+8<<20 {
+		t.Errorf("readers and merge held %.1f MiB; the budget is %d MiB", float64(held)/(1<<20), ReadBudget>>20)
 	}
 }

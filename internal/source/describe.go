@@ -163,6 +163,8 @@ func Kind(s *Source) string {
 	switch {
 	case st.Records == 0 && st.UndatedErrors > 0:
 		return "client application log"
+	case st.Records == 0 && s.Input.Err != nil && !s.Read:
+		return "not read" // nothing to say what it is
 	case st.Records == 0:
 		return "unrecognised"
 	case (client > 0 || len(st.Clients) > 0) && broker == 0:

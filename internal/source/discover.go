@@ -4,12 +4,15 @@
 package source
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/leaderaudit/leaderaudit/internal/fdlimit"
 )
 
 // Input is one file to read ("-" is standard input).
@@ -35,6 +38,11 @@ type Input struct {
 	Pipe bool
 	// NULs: leading NUL bytes skipped (see Start.NULs).
 	NULs int64
+	// Err: the file (or a directory of the walk) was found but cannot be
+	// opened or its start read (permission denied, an I/O error). It is
+	// not read: its source carries the error, the report names it and the
+	// audit fails, since its lines are missing from the report.
+	Err error
 }
 
 // isMetadataFile: KRaft segment "<20 digits>.log" or snapshot
@@ -78,8 +86,10 @@ func knownBase(name string) (base string, ok bool) {
 
 // Discover expands paths: files are taken as given (any name), directories
 // are walked for Kafka logs, their rotations, *.gz of them and other
-// *.log/*.txt/*.out files. Symlink loops and unreadable entries are skipped
-// with a reason, never fatal.
+// *.log/*.txt/*.out files. Symlink loops, missing paths, links to a file
+// already taken and files that are not regular are skipped with a reason.
+// A file (or directory) that is there but cannot be opened is an input
+// with Err: a failure of the audit, never only a note.
 func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 	var ins []Input
 	var skipped []Skipped
@@ -132,7 +142,8 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 		if fi.Mode().IsRegular() {
 			st, err := sniff(path)
 			if err != nil {
-				skipped = append(skipped, Skipped{path, err.Error()})
+				in.Err = err
+				ins = append(ins, in)
 				return
 			}
 			in.Gzip = st.Gzip
@@ -160,6 +171,17 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 		ins = append(ins, Input{Path: dir, Chain: dir, Metadata: true})
 	}
 	metaDir = addMeta
+	// unreadable takes in a path that is there and cannot be looked into:
+	// a file whose name the walk takes, a directory (whose files are
+	// unknown), a path given.
+	unreadable := func(path string, err error) {
+		key, _ := filepath.Abs(path)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		ins = append(ins, Input{Path: path, Chain: path, Err: err})
+	}
 	for _, p := range paths {
 		if p == "-" {
 			ins = append(ins, Input{Path: "-", Chain: "-"})
@@ -167,7 +189,11 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			skipped = append(skipped, Skipped{p, reason(err)})
+			if errors.Is(err, fs.ErrNotExist) {
+				skipped = append(skipped, Skipped{p, reason(err)})
+			} else {
+				unreadable(p, because(err))
+			}
 			continue
 		}
 		if !fi.IsDir() {
@@ -178,7 +204,7 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 			addMeta(p)
 			continue
 		}
-		walkDir(p, visited, func(path string, fi fs.FileInfo) { add(path, fi, false) }, addMeta, &skipped, 0)
+		walkDir(p, visited, func(path string, fi fs.FileInfo) { add(path, fi, false) }, addMeta, unreadable, &skipped, 0)
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		if ins[i].Chain != ins[j].Chain {
@@ -190,8 +216,9 @@ func Discover(paths []string, maxFiles int) ([]Input, []Skipped) {
 }
 
 // walkDir follows symlinked directories once (by real path), so links
-// into the log tree work and loops end.
-func walkDir(dir string, visited map[string]string, fn func(string, fs.FileInfo), meta func(string), skipped *[]Skipped, depth int) {
+// into the log tree work and loops end. A directory that cannot be listed, or an entry that cannot be looked at
+// (a directory searchable by nobody), goes to bad.
+func walkDir(dir string, visited map[string]string, fn func(string, fs.FileInfo), meta func(string), bad func(string, error), skipped *[]Skipped, depth int) {
 	// By absolute real path: "." and a link to the directory's absolute
 	// path are one directory.
 	real, err := filepath.Abs(dir)
@@ -213,17 +240,28 @@ func walkDir(dir string, visited map[string]string, fn func(string, fs.FileInfo)
 	visited[real] = dir
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		*skipped = append(*skipped, Skipped{dir, reason(err)})
+		if errors.Is(err, fs.ErrNotExist) {
+			*skipped = append(*skipped, Skipped{dir, reason(err)})
+		} else {
+			bad(dir, fmt.Errorf("cannot list the directory: %w", because(err)))
+		}
 		return
 	}
 	for _, e := range ents {
 		path := filepath.Join(dir, e.Name())
 		fi, err := os.Stat(path) // follows links
 		if err != nil {
-			if _, lerr := os.Lstat(path); lerr == nil && e.Type()&fs.ModeSymlink != 0 {
+			switch _, lerr := os.Lstat(path); {
+			case lerr == nil && e.Type()&fs.ModeSymlink != 0:
 				*skipped = append(*skipped, Skipped{path, "broken or looping symlink"})
-			} else {
-				*skipped = append(*skipped, Skipped{path, reason(err)})
+			case errors.Is(err, fs.ErrNotExist):
+				*skipped = append(*skipped, Skipped{path, reason(err)}) // gone since the listing
+			case e.IsDir():
+				bad(path, fmt.Errorf("cannot list the directory: %w", because(err)))
+			default:
+				if _, ok := knownBase(e.Name()); ok {
+					bad(path, because(err))
+				}
 			}
 			continue
 		}
@@ -234,7 +272,7 @@ func walkDir(dir string, visited map[string]string, fn func(string, fs.FileInfo)
 				meta(path)
 				continue
 			}
-			walkDir(path, visited, fn, meta, skipped, depth+1)
+			walkDir(path, visited, fn, meta, bad, skipped, depth+1)
 			continue
 		}
 		fn(path, fi)
@@ -326,3 +364,7 @@ func sniff(path string) (Start, error) {
 	}
 	return st, nil
 }
+
+// fileLimit is the descriptor limit the open-file slots are sized from,
+// the soft limit raised to the hard one, so `ulimit -n 256` drops no file.
+func fileLimit() int { return fdlimit.Limit() }

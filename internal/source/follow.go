@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"io"
 
 	"github.com/leaderaudit/leaderaudit/parser"
@@ -51,3 +52,20 @@ func (r *Reader) parser(s *Source) *parser.Parser {
 	p.PathBroker = r.brokerFor(s.Path)
 	return p
 }
+
+// Unreadable marks err, why a followed file could not be read when the
+// following ended, as an error that left lines of it unread:
+// errors.Is(err, ErrUnreadable) holds, and so does everything that held
+// for err (fs.ErrPermission); its text is err's.
+func Unreadable(err error) error {
+	if err == nil || errors.Is(err, ErrUnreadable) {
+		return err
+	}
+	return &unreadWrap{err}
+}
+
+type unreadWrap struct{ err error }
+
+func (e *unreadWrap) Error() string        { return e.err.Error() }
+func (e *unreadWrap) Unwrap() error        { return e.err }
+func (e *unreadWrap) Is(target error) bool { return target == ErrUnreadable }

@@ -176,7 +176,7 @@ type Reader struct {
 	// Parser, if set, gives each source's parser (live keeps them to go
 	// on with the lines that follow).
 	Parser func(*Source) *parser.Parser
-	budget budget
+	budget *budget
 	// fdLimit replaces the process's descriptor limit (tests).
 	fdLimit int
 	chains  [][]*Source
@@ -205,6 +205,10 @@ func NewReader(ins []Input, locFor func(string) *time.Location) *Reader {
 			s.Loc = time.Local
 		}
 		r.Sources = append(r.Sources, s)
+		if in.Err != nil {
+			s.Err = in.Err // found, cannot be opened: not read
+			continue
+		}
 		if in.Binary {
 			continue
 		}
@@ -232,9 +236,10 @@ func NewReader(ins []Input, locFor func(string) *time.Location) *Reader {
 }
 
 type chainState struct {
-	ch    chan []Item
-	batch []Item
-	pos   int
+	ch     chan []Item
+	batch  []Item
+	pos    int
+	budget *budget
 }
 
 // before is the merge order of files and store streams alike: earliest
@@ -254,50 +259,30 @@ type batcher struct {
 	out   chan<- []Item
 	batch []Item
 	size  int
+	b     *budget
 	// full, if set, hands on a batch that has grown past size (a file's
 	// reader, which may give up its open file while it waits); else the
 	// batch goes at size.
 	full func()
 }
 
-// batches: arrays of Items the merge is done with. A batch is the one
-// allocation per event (Items are a few hundred bytes): recycled, the
-// garbage collector runs a third as often.
-var batches sync.Pool
-
-// newBatch returns an empty batch with room for size Items.
-func newBatch(size int) []Item {
-	if b, ok := batches.Get().(*[]Item); ok && cap(*b) >= size {
-		return (*b)[:0]
-	}
-	return make([]Item, 0, size)
+func newBatcher(out chan<- []Item, b *budget) *batcher {
+	return &batcher{out: out, batch: b.newBatch(), size: b.batch, b: b}
 }
 
-// recycle gives back a batch whose Items nobody holds (fn does not keep
-// its *Event).
-func recycle(b []Item) {
-	clear(b)
-	b = b[:0]
-	batches.Put(&b)
-}
-
-func newBatcher(out chan<- []Item, size int) *batcher {
-	if size <= 0 {
-		size = batchSize
-	}
-	return &batcher{out: out, batch: newBatch(size), size: size}
-}
+// renew starts a batch after one was handed on.
+func (b *batcher) renew() { b.batch = b.b.newBatch() }
 
 func (b *batcher) send(it *Item) {
-	b.batch = append(b.batch, *it)
-	if b.full == nil {
-		if len(b.batch) >= b.size {
-			b.flush()
-		}
-	} else if len(b.batch) >= 2*b.size {
-		// A line with many events (a request for thousands of
-		// partitions): handed on before the line ends.
+	if b.full != nil && len(b.batch) >= b.size && len(b.batch) == cap(b.batch) {
+		// A line with more events than the batch has room for (a
+		// request for thousands of partitions): handed on before the
+		// line ends.
 		b.full()
+	}
+	b.batch = append(b.batch, *it)
+	if b.full == nil && len(b.batch) >= b.size {
+		b.flush()
 	}
 }
 
@@ -309,7 +294,7 @@ func (b *batcher) flush() {
 		return
 	}
 	b.out <- b.batch
-	b.batch = newBatch(b.size)
+	b.renew()
 }
 
 // maxChains bounds how many logs one merge takes: past it the chains are
@@ -375,7 +360,7 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 	r.budget = newBudget(len(chains)+len(stores), limit)
 	states := make([]*chainState, len(chains), len(chains)+len(stores))
 	for _, s := range stores {
-		st := &chainState{ch: make(chan []Item, chainDepth)}
+		st := &chainState{ch: make(chan []Item, r.budget.depth), budget: r.budget}
 		states = append(states, st)
 		r.wg.Add(1)
 		go func() {
@@ -384,7 +369,7 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 		}()
 	}
 	for i, c := range chains {
-		st := &chainState{ch: make(chan []Item, chainDepth)}
+		st := &chainState{ch: make(chan []Item, r.budget.depth), budget: r.budget}
 		states[i] = st
 		// Run waits for every reader (they write their sources' Stats,
 		// Err and Bytes, which the caller reads once Run returns); readers
@@ -424,11 +409,10 @@ func (r *Reader) runGroup(ctx context.Context, chains [][]*Source, stores []*sto
 	}
 }
 
-// next waits for the chain's next batch. The one merged is done with:
-// its array goes back for a reader to fill again.
+// next waits for the chain's next batch, giving back the one used up.
 func (st *chainState) next() bool {
 	if st.batch != nil {
-		recycle(st.batch)
+		st.budget.done(st.batch)
 		st.batch = nil
 	}
 	for b := range st.ch {
@@ -442,7 +426,7 @@ func (st *chainState) next() bool {
 
 func (r *Reader) readChain(ctx context.Context, chain []*Source, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out, r.budget.batch)
+	bt := newBatcher(out, r.budget)
 	send := bt.send
 	held := reorder{max: r.budget.reorder}
 	for _, s := range chain {
@@ -520,6 +504,12 @@ type fileIn struct {
 	fd, buf bool
 	// seekable: a regular file, reopened where it was left.
 	seekable bool
+	// line: the line being parsed, copied out of the buffer while others
+	// wait for a slot (kept), so that a reader whose batch fills part way
+	// through the line's events can give up its buffer and file for the
+	// wait (detached) and take them again at the line's end.
+	line           []byte
+	kept, detached bool
 }
 
 func (fi *fileIn) open(ctx context.Context) error {
@@ -582,8 +572,9 @@ func (fi *fileIn) dropBuffer() {
 // whose reader would wait while another reader waits for a slot gives up
 // its buffer (and its descriptor, if that is what is short; a gzip file
 // both, as it cannot seek back) for the wait. Part way through a line
-// (one line with many events) it never waits while slots are short: the
-// batch grows instead, until the line's end.
+// (one line with many events) it cannot give them up: it waits keeping
+// them while budget.mayWaitMidLine allows, else the batch grows instead,
+// until the line's end.
 func (fi *fileIn) handOn(bt *batcher, atLine bool) error {
 	if len(bt.batch) == 0 {
 		return nil
@@ -595,21 +586,32 @@ func (fi *fileIn) handOn(bt *batcher, atLine bool) error {
 	for {
 		select {
 		case bt.out <- bt.batch:
-			bt.batch = newBatch(bt.size)
+			bt.renew()
 			return nil
 		default:
 		}
 		fdShort, fdWake := fi.r.budget.fds.contended()
 		bufShort, bufWake := fi.r.budget.bufs.contended()
 		if fdShort || bufShort {
-			if !atLine {
+			if atLine {
+				return fi.suspendFor(bt, fdShort || fi.s.Gzip)
+			}
+			if fi.kept {
+				fi.detachFor(bt, fdShort || fi.s.Gzip)
 				return nil
 			}
-			return fi.suspendFor(bt, fdShort || fi.s.Gzip)
+			if !fi.r.budget.mayWaitMidLine() {
+				// The batch grows instead, to the line's end.
+				return nil
+			}
+			bt.out <- bt.batch
+			fi.r.budget.doneMidLine()
+			bt.renew()
+			return nil
 		}
 		select {
 		case bt.out <- bt.batch:
-			bt.batch = newBatch(bt.size)
+			bt.renew()
 			return nil
 		case <-fdWake:
 		case <-bufWake:
@@ -629,6 +631,28 @@ func (e *unreadableError) Is(target error) bool { return target == ErrUnreadable
 
 func unreadable(format string, args ...any) error {
 	return &unreadableError{fmt.Sprintf(format, args...)}
+}
+
+// keep copies the line about to be parsed out of the buffer.
+func (fi *fileIn) keep(line []byte) []byte {
+	if cap(fi.line) > 64<<10 {
+		fi.line = nil
+	}
+	fi.line = append(fi.line[:0], line...)
+	fi.kept = true
+	return fi.line
+}
+
+// detachFor waits on the merge part way through a kept line without a
+// buffer (and without the open file if closeFile); resume takes them
+// again once the line is parsed.
+func (fi *fileIn) detachFor(bt *batcher, closeFile bool) {
+	fi.dropBuffer()
+	if closeFile {
+		fi.close()
+	}
+	fi.detached = true
+	bt.flush()
 }
 
 // suspendFor waits on the merge without a buffer (and without the open
@@ -660,8 +684,15 @@ func (fi *fileIn) suspendFor(bt *batcher, closeFile bool) error {
 			case <-wake:
 			}
 		}
-		bt.batch = newBatch(bt.size)
+		bt.renew()
 	}
+	return fi.resume()
+}
+
+// resume takes a buffer (and the file, reopened, if it was closed) and
+// goes on where the lines returned so far end.
+func (fi *fileIn) resume() error {
+	fi.detached = false
 	var rd io.Reader = fi.f
 	if fi.f == nil {
 		fi.r.budget.fds.acquire()
@@ -788,7 +819,14 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		}
 		line, err := lr.Next()
 		if line != nil || err == nil {
+			if line != nil && fi.seekable && !s.Gzip && r.budget.short() {
+				line = fi.keep(line)
+			}
 			p.Line(line, emit)
+			fi.kept = false
+			if fi.detached && err == nil && handErr == nil {
+				handErr = fi.resume()
+			}
 		}
 		if err != nil {
 			eof = errors.Is(err, io.EOF)

@@ -18,14 +18,43 @@ const reorderMax = 256
 // reorder holds a log's events for ReorderWindow of log time and releases
 // them in time order (file order among equal times). Records in order, the
 // usual case, only append; one out of order is inserted by binary search.
+// The events are held in a ring that grows to the bound and no further (a
+// slice compacted now and then kept up to twice the events held, 1,100
+// logs' worth of it a third of the read budget).
 type reorder struct {
 	// max bounds the events held (reorderMax if 0).
 	max      int
-	q        []Item
-	head     int
+	q        []Item // the ring: n events from head
+	head, n  int
 	newest   time.Time // newest time pushed
 	released time.Time // time of the last event released
 	any      bool
+}
+
+// at is the i-th event held, oldest first.
+func (b *reorder) at(i int) *Item {
+	j := b.head + i
+	if j >= len(b.q) {
+		j -= len(b.q)
+	}
+	return &b.q[j]
+}
+
+func (b *reorder) limit() int {
+	if b.max <= 0 {
+		return reorderMax
+	}
+	return b.max
+}
+
+// grow makes room for one more event: the ring doubles, up to one more
+// than the bound (what a push holds before it releases).
+func (b *reorder) grow() {
+	q := make([]Item, min(max(2*len(b.q), 4), b.limit()+1))
+	for i := range b.n {
+		q[i] = *b.at(i)
+	}
+	b.q, b.head = q, 0
 }
 
 // push adds src's event, its time moved back by skew (the source's clock
@@ -41,41 +70,38 @@ func (b *reorder) push(src int, ev *parser.Event, skew time.Duration, out func(*
 		out(&it)
 		return false, true
 	}
-	n := len(b.q)
-	b.q = append(b.q, Item{Src: src, Ev: *ev})
-	b.q[n].Ev.Time = t
-	if n > b.head && t.Before(b.q[n-1].Ev.Time) {
+	if b.n == len(b.q) {
+		b.grow()
+	}
+	pos := b.n
+	if b.n > 0 && t.Before(b.at(b.n-1).Ev.Time) {
 		// Upper bound: after every held event at or before t.
-		lo, hi := b.head, n
+		lo, hi := 0, b.n
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
-			if t.Before(b.q[m].Ev.Time) {
+			if t.Before(b.at(m).Ev.Time) {
 				hi = m
 			} else {
 				lo = m + 1
 			}
 		}
-		it := b.q[n]
-		copy(b.q[lo+1:], b.q[lo:n])
-		b.q[lo] = it
+		pos = lo
+		for i := b.n; i > pos; i-- {
+			*b.at(i) = *b.at(i - 1)
+		}
 		moved = true
 	}
+	it := b.at(pos)
+	*it = Item{Src: src, Ev: *ev}
+	it.Ev.Time = t
+	b.n++
 	if t.After(b.newest) {
 		b.newest = t
 	}
 	cut := b.newest.Add(-ReorderWindow)
-	limit := b.max
-	if limit <= 0 {
-		limit = reorderMax
-	}
-	for b.head < len(b.q) && (!b.q[b.head].Ev.Time.After(cut) || len(b.q)-b.head > limit) {
+	limit := b.limit()
+	for b.n > 0 && (!b.at(0).Ev.Time.After(cut) || b.n > limit) {
 		b.release(out)
-	}
-	// Compacted once half is released: the slice stays about twice the
-	// events held, not the events ever pushed.
-	if b.head >= max(limit/2, 8) && b.head*2 >= len(b.q) {
-		b.q = append(b.q[:0], b.q[b.head:]...)
-		b.head = 0
 	}
 	return moved, false
 }
@@ -84,14 +110,18 @@ func (b *reorder) release(out func(*Item)) {
 	it := &b.q[b.head]
 	b.released, b.any = it.Ev.Time, true
 	out(it)
-	b.q[b.head] = Item{}
+	*it = Item{}
 	b.head++
+	if b.head == len(b.q) {
+		b.head = 0
+	}
+	b.n--
 }
 
-// flush releases everything held.
+// flush releases everything held, and the ring with it.
 func (b *reorder) flush(out func(*Item)) {
-	for b.head < len(b.q) {
+	for b.n > 0 {
 		b.release(out)
 	}
-	b.q, b.head = b.q[:0], 0
+	b.q, b.head = nil, 0
 }

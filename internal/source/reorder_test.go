@@ -2,8 +2,10 @@ package source
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -50,16 +52,81 @@ func TestReorderBounded(t *testing.T) {
 	n := 0
 	for i := 0; i < 200000; i++ {
 		b.push(0, &at(i).Ev, 0, func(*Item) { n++ })
-		if held := len(b.q) - b.head; held > reorderMax+1 {
-			t.Fatalf("holding %d events at %d", held, i)
+		if b.n > reorderMax {
+			t.Fatalf("holding %d events at %d", b.n, i)
 		}
 	}
-	if cap(b.q) > 4*reorderMax {
-		t.Errorf("queue grew to %d", cap(b.q))
+	if len(b.q) > reorderMax+1 {
+		t.Errorf("ring grew to %d", len(b.q))
 	}
 	b.flush(func(*Item) { n++ })
 	if n != 200000 {
 		t.Fatalf("released %d", n)
+	}
+}
+
+// The ring releases what a plain sorted list would: the same events in
+// the same order, the same moved and late, at every bound (the ring wraps,
+// grows and shifts across its end).
+func TestReorderRingEqualsSortedList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, limit := range []int{1, 2, 5, 16, 256} {
+		b := reorder{max: limit}
+		var held []Item
+		var released, newest time.Time
+		anyOut := false
+		var got, want []int64
+		ms := 0
+		for i := range 20000 {
+			// Mostly in order, bursts of one time, now and then a record
+			// up to 700 ms back, and jumps past the window.
+			switch r := rng.IntN(100); {
+			case r < 60:
+				ms += rng.IntN(3)
+			case r < 90:
+			case r < 98:
+				ms -= rng.IntN(700)
+			default:
+				ms += 600 + rng.IntN(2000)
+			}
+			ev := at(ms).Ev
+			ev.Line = int64(i)
+			moved, late := b.push(0, &ev, 0, func(it *Item) { got = append(got, it.Ev.Line) })
+			// The list: insert after every held event at or before t.
+			wmoved, wlate := false, false
+			if anyOut && ev.Time.Before(released) {
+				want = append(want, ev.Line)
+				wlate = true
+			} else {
+				pos := len(held)
+				for pos > 0 && ev.Time.Before(held[pos-1].Ev.Time) {
+					pos--
+				}
+				wmoved = pos < len(held)
+				held = append(held, Item{})
+				copy(held[pos+1:], held[pos:])
+				held[pos] = Item{Ev: ev}
+				if ev.Time.After(newest) {
+					newest = ev.Time
+				}
+				cut := newest.Add(-ReorderWindow)
+				for len(held) > 0 && (!held[0].Ev.Time.After(cut) || len(held) > limit) {
+					released, anyOut = held[0].Ev.Time, true
+					want = append(want, held[0].Ev.Line)
+					held = held[1:]
+				}
+			}
+			if moved != wmoved || late != wlate {
+				t.Fatalf("limit %d, push %d: moved %v late %v, want %v %v", limit, i, moved, late, wmoved, wlate)
+			}
+		}
+		b.flush(func(it *Item) { got = append(got, it.Ev.Line) })
+		for _, h := range held {
+			want = append(want, h.Ev.Line)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("limit %d: the ring released another order (%d events, %d)", limit, len(got), len(want))
+		}
 	}
 }
 

@@ -72,6 +72,10 @@ type store struct {
 	wait    merger[*storeStream]
 	queued  int
 	ident   []string
+	// tieTime is the _time of the rows held in the streams' ties; tied
+	// the streams holding some.
+	tieTime time.Time
+	tied    []*storeStream
 }
 
 type storeStream struct {
@@ -82,6 +86,7 @@ type storeStream struct {
 	q    []Item
 	head int
 	in   bool // in store.wait
+	tie  tie
 }
 
 // maxQueued bounds the events held back for ordering; past it the
@@ -217,7 +222,7 @@ func (r *Reader) addStream(s *store, name string, fields map[string]string) *sto
 // back an earlier record (Parser.Pending).
 func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 	defer close(out)
-	bt := newBatcher(out, r.budget.batch)
+	bt := newBatcher(out, r.budget)
 	send := bt.send
 	var rows int64
 	q := s.in.Query
@@ -233,7 +238,7 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 			x = r.addStream(s, row.Stream, f)
 			s.status.Streams++
 		}
-		s.feed(x, row)
+		s.tieRow(x, row)
 		rows++
 		if rows&63 == 0 || s.queued > maxQueued {
 			s.release(s.watermark(row.Time), send)
@@ -243,6 +248,7 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 		}
 		return nil
 	})
+	s.endTies()
 	for _, x := range s.streams {
 		x.p.Flush(func(ev *parser.Event) { s.enqueue(x, ev) })
 		x.src.Stats = x.p.Stats

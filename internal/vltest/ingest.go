@@ -64,13 +64,30 @@ func Ingest(ctx context.Context, url string, files []File, streamFields string, 
 // IngestTenant is Ingest into tenant "ACCOUNT:PROJECT" of a cluster (the
 // AccountID and ProjectID headers); "" is the default tenant 0:0.
 func IngestTenant(ctx context.Context, url, tenant string, files []File, streamFields string, loc *time.Location) (rows, size int64, err error) {
+	return IngestWith(ctx, url, Shipper{Tenant: tenant, Offset: true}, files, streamFields, loc)
+}
+
+// Shipper says what a shipper sends besides the record and its stream.
+type Shipper struct {
+	// Tenant "ACCOUNT:PROJECT" of a cluster; "" is 0:0.
+	Tenant string
+	// Offset: send log.offset, the record's byte offset in its file, as
+	// Filebeat does. Vector, Fluent Bit and Promtail/Alloy send none by
+	// default: rows of one stream with the same _time then come back in
+	// no particular order.
+	Offset bool
+}
+
+// IngestWith is Ingest as sh ships.
+func IngestWith(ctx context.Context, url string, sh Shipper, files []File, streamFields string, loc *time.Location) (rows, size int64, err error) {
+	tenant := sh.Tenant
 	pr, pw := io.Pipe()
 	go func() {
 		bw := bufio.NewWriterSize(pw, 1<<20)
 		var err error
 		for _, f := range files {
 			var n int64
-			if n, err = writeRows(bw, f, loc); err != nil {
+			if n, err = writeRows(bw, f, loc, sh.Offset); err != nil {
 				break
 			}
 			rows += n
@@ -108,7 +125,7 @@ func IngestTenant(ctx context.Context, url, tenant string, files []File, streamF
 	return rows, size, nil
 }
 
-func writeRows(w io.Writer, f File, loc *time.Location) (int64, error) {
+func writeRows(w io.Writer, f File, loc *time.Location, offset bool) (int64, error) {
 	data, err := os.ReadFile(f.Path)
 	if err != nil {
 		return 0, err
@@ -159,7 +176,9 @@ func writeRows(w io.Writer, f File, loc *time.Location) (int64, error) {
 		}
 		obj["_time"] = t.UTC().Format(time.RFC3339Nano)
 		obj["_msg"] = string(bytes.TrimSuffix(r.body, []byte("\r")))
-		obj["log.offset"] = strconv.Itoa(r.off)
+		if offset {
+			obj["log.offset"] = strconv.Itoa(r.off)
+		}
 		if err := enc.Encode(obj); err != nil {
 			return n, err
 		}

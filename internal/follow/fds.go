@@ -1,0 +1,223 @@
+package follow
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Descriptors (see the package documentation): a followed file is open
+// only while it is active. Closed, its entry keeps fi (so it still holds
+// the file: holder), off, prev and the modification time, and reopen
+// takes it up again when it changed.
+
+// slot makes room for one more open file: at the bound, the least
+// recently active open file other than keep's is closed. Files being read
+// to their end after a rotation are not: they could not be found again.
+func (f *Follower) slot(keep *entry) {
+	for f.nOpen >= f.maxOpen {
+		el := f.lru.Back()
+		for el != nil && (el.Value.(*entry) == keep || el.Value.(*entry).rotating) {
+			el = el.Prev()
+		}
+		if el == nil {
+			return
+		}
+		f.park(el.Value.(*entry))
+	}
+}
+
+// attach makes file (fi) e's open file.
+func (f *Follower) attach(e *entry, file *os.File, fi os.FileInfo) {
+	e.f, e.fi = file, fi
+	if k, ok := keyOf(fi); ok {
+		f.held[k] = e
+	}
+	f.nOpen++
+	e.elem = f.lru.PushFront(e)
+	e.active = time.Now()
+}
+
+// detach closes e's file; e still follows it (fi) until let.
+func (f *Follower) detach(e *entry) {
+	e.f.Close()
+	e.f = nil
+	f.nOpen--
+	f.lru.Remove(e.elem)
+	e.elem = nil
+}
+
+// let makes e follow no file.
+func (f *Follower) let(e *entry) {
+	if e.fi == nil {
+		return
+	}
+	if k, ok := keyOf(e.fi); ok && f.held[k] == e {
+		delete(f.held, k)
+	}
+	e.fi = nil
+}
+
+// activeNow: bytes of e's file were just read.
+func (f *Follower) activeNow(e *entry) {
+	e.active = time.Now()
+	if e.elem != nil {
+		f.lru.MoveToFront(e.elem)
+	}
+}
+
+// park closes e's file while it is idle (or to make room), remembering
+// what tells a change: its modification time now, besides the read offset.
+func (f *Follower) park(e *entry) {
+	e.closeMt = time.Time{}
+	if st, err := e.f.Stat(); err == nil {
+		e.closeMt = st.ModTime()
+	}
+	f.detach(e)
+}
+
+// closeIdle closes the files that have had nothing new for IdleClose.
+func (f *Follower) closeIdle(now time.Time) {
+	if f.idleClose <= 0 {
+		return
+	}
+	for el := f.lru.Back(); el != nil; {
+		e, prev := el.Value.(*entry), el.Prev()
+		if now.Sub(e.active) < f.idleClose {
+			return
+		}
+		if !e.rotating && !e.queued {
+			f.park(e)
+		}
+		el = prev
+	}
+}
+
+// reopen takes up e's closed file again if it changed. It reports whether
+// e has a file open: its own, or (e.rotating) the one it followed, renamed
+// while closed, to be read to its end before the file now at the path.
+func (f *Follower) reopen(e *entry) bool {
+	st, err := os.Stat(e.abs)
+	switch {
+	case err == nil && os.SameFile(st, e.fi):
+		e.size = st.Size()
+		if !e.touched && st.Size() == e.off && st.ModTime().Equal(e.closeMt) {
+			return false // nothing new
+		}
+		e.touched = false
+		return f.openSame(e, e.abs)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		f.setErr(e, "stat", err)
+		return false
+	}
+	e.touched = false
+	// Renamed, deleted or replaced while closed. What was written to it
+	// meanwhile is read where it went, as an open file's would be, once
+	// process has found where that is (findMoved).
+	if !e.moved {
+		e.moved = true
+		f.moved = append(f.moved, e)
+	}
+	return false
+}
+
+// findMoved looks for the closed files whose paths moved on, in one
+// listing per directory made after all of them were seen to move (a
+// rotation of many files in one directory lists it once, not once per
+// file), and queues each: to be read to its end where it went, or, gone,
+// to go on with the file at its path.
+func (f *Follower) findMoved() {
+	moved := f.moved
+	f.moved = nil
+	for _, e := range moved {
+		e.moved = false
+		if e.removed || e.f != nil || e.fi == nil {
+			continue
+		}
+		if p := f.locate(e); p != "" && f.openSame(e, p) {
+			e.rotating = true
+		} else {
+			// Gone from its directory: deleted, or moved out of it. A
+			// followed name it turns up under still carries on from the
+			// offset (retired).
+			f.flushPartial(e)
+			f.report(&fs.PathError{Op: "follow", Path: e.path, Err: ErrDeleted})
+			f.remember(e)
+			f.let(e)
+			e.off, e.prev = 0, tail{}
+		}
+		f.markDirty(e)
+	}
+	for _, e := range moved {
+		e.dir.index = nil
+	}
+}
+
+// openSame opens path for e if it is still the file e follows.
+func (f *Follower) openSame(e *entry, path string) bool {
+	f.slot(e)
+	file, err := openFile(path)
+	if err != nil {
+		if path == e.abs {
+			if errors.Is(err, fs.ErrNotExist) {
+				f.markDirty(e) // renamed since the stat: look again
+			} else {
+				f.setErr(e, "open", err)
+			}
+		}
+		return false
+	}
+	fi, err := file.Stat()
+	if err != nil || !os.SameFile(fi, e.fi) {
+		file.Close()
+		if path == e.abs {
+			f.markDirty(e) // replaced since the stat: look again
+		}
+		return false
+	}
+	f.attach(e, file, fi)
+	e.err, e.missing = nil, false
+	return true
+}
+
+// locate finds where e's closed file is now in its directory, by identity,
+// in the directory's listing made by the first call of a findMoved.
+func (f *Follower) locate(e *entry) string {
+	d := e.dir
+	k, keyed := keyOf(e.fi)
+	if keyed && d.index != nil {
+		return d.index[k]
+	}
+	des, err := os.ReadDir(d.abs)
+	if err != nil {
+		return ""
+	}
+	if keyed {
+		d.index = make(map[fileKey]string, len(des))
+	}
+	found := ""
+	for _, de := range des {
+		if !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			continue
+		}
+		p := filepath.Join(d.abs, de.Name())
+		if keyed {
+			if k2, ok := keyOf(fi); ok {
+				d.index[k2] = p
+			}
+		}
+		if found == "" && os.SameFile(fi, e.fi) {
+			found = p
+			if !keyed {
+				break
+			}
+		}
+	}
+	return found
+}
