@@ -51,8 +51,10 @@ func serverReads(s []byte) bool {
 			return true
 		}
 	}
-	return containsAny(s, serverWords)
+	return serverWordSet.in(s)
 }
+
+var serverWordSet = newWordSet(serverWords)
 
 // ruleReads reports whether a rule of a lgLog, lgFetcher or lgCoordinator
 // logger may read message m.
@@ -103,6 +105,7 @@ type skimState struct {
 	// are; a line that ends with one is not searched for its logger.
 	loggers [8]seenLogger
 	nextLg  int
+	lastLg  int // the last found
 }
 
 // seenLogger is a logger the fast path read: tail is "(" name ")".
@@ -110,19 +113,31 @@ type seenLogger struct {
 	tail     []byte
 	kind     loggerKind
 	internal bool // brokerInternal(name)
+	broker   bool // a broker's own logger, never inside a connector (connectContext)
 }
 
 // seenLogger finds the logger m ends with among the last few, and the
 // index of its "(" in m: where splitLogger's search back from the end
 // stops, as a logger name holds no "(" or space.
 func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
+	// The last one found first: a log's lines come in runs of a logger.
+	if j, ok := sk.loggers[sk.lastLg].ends(m); ok {
+		return j, &sk.loggers[sk.lastLg]
+	}
 	for k := range sk.loggers {
-		e := &sk.loggers[k]
-		if j := len(m) - len(e.tail); len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail) {
-			return j, e
+		if j, ok := sk.loggers[k].ends(m); ok {
+			sk.lastLg = k
+			return j, &sk.loggers[k]
 		}
 	}
 	return 0, nil
+}
+
+// ends reports whether m ends with " " and e's tail, and where the tail
+// starts.
+func (e *seenLogger) ends(m []byte) (int, bool) {
+	j := len(m) - len(e.tail)
+	return j, len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail)
 }
 
 // see keeps tail, "(" name ")", among the last few loggers.
@@ -133,6 +148,7 @@ func (sk *skimState) see(tail []byte) *seenLogger {
 	e.tail = append(e.tail[:0], tail...)
 	e.kind = loggerClass(name)
 	e.internal = brokerInternal(name)
+	e.broker = bytes.HasPrefix(name, []byte("kafka.")) || bytes.HasPrefix(name, []byte("state."))
 	return e
 }
 
@@ -188,7 +204,10 @@ func (p *Parser) skim(line []byte) bool {
 		lgr = sk.see(m[j:])
 	}
 	logger := lgr.tail[1 : len(lgr.tail)-1]
-	_, m = connectContext(m[:j-1], logger)
+	m = m[:j-1]
+	if !lgr.broker {
+		_, m = connectContext(m, logger)
+	}
 	lg := lgr.kind
 	if !p.skippable(lg, lv, lgr.internal, m) {
 		return false
@@ -388,7 +407,13 @@ func configShaped(m []byte) bool {
 
 // configBlockHead: the length of the class in "<Class>Config values:", or 0.
 func configBlockHead(m []byte) int {
-	if i := bytes.IndexByte(m[:min(len(m), 48)], ' '); i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+	// A byte loop: the first word of a message is short, where an
+	// IndexByte call costs more than the search.
+	i := 0
+	for i < len(m) && i < 48 && m[i] != ' ' {
+		i++
+	}
+	if i < len(m) && i < 48 && i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
 		return i
 	}
 	return 0
