@@ -470,16 +470,7 @@ func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
 		stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
 		return rd, func() { stop() }
 	}
-	pr, pw := io.Pipe()
-	go func() {
-		_, err := io.Copy(pw, f)
-		pw.CloseWithError(err)
-	}()
-	stop := context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
-	return pr, func() {
-		stop()
-		pr.Close()
-	}
+	return newPump(ctx, f), func() {}
 }
 
 // sparseLines: after this many lines a part batch is handed on, so a log
