@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -191,6 +193,7 @@ func TestInterruptKeepsWhatWasRead(t *testing.T) {
 	defer w.Close()
 	w.Write(data)
 	waitDrained(t, w) // the audit has its handler and reads; the pipe stays open
+	waitReadBytes(t, cmd.Process.Pid, int64(len(data))+treeBytes(t, dir+"/broker-1", dir+"/broker-3", dir+"/app"))
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -268,4 +271,138 @@ func TestManyFilesUnderALowDescriptorLimit(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 0 || sources != files || bad != 0 {
 		t.Errorf("exit %d, %d sources, %d not read whole; stderr:\n%.600s", code, sources, bad, errb.String())
 	}
+}
+
+// treeBytes is the size of the regular files under dirs.
+func treeBytes(t *testing.T, dirs ...string) int64 {
+	t.Helper()
+	var n int64
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(_ string, e fs.DirEntry, err error) error {
+			if err != nil || !e.Type().IsRegular() {
+				return err
+			}
+			fi, err := e.Info()
+			if err == nil {
+				n += fi.Size()
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return n
+}
+
+// `audit --follow` (the live pipeline `watch` runs) on 2,000 files under
+// `ulimit -n 128`: every file is read back and followed, elections
+// appended to a few of them once following is under way are reported,
+// no source has an error, exit 0 after SIGINT, and the descriptors open
+// stay near the bound the limit gives (64). The follower kept one
+// descriptor per followed file.
+func TestFollowManyFilesUnderALowDescriptorLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	const files = 2000
+	leader := func(sec, part, epoch int) string {
+		return fmt.Sprintf("[2024-01-01 10:00:%02d,000] INFO [Broker id=1] Leader t-%d starts at leader epoch %d from offset 0 with high watermark 0 ISR [1] addingReplicas [] removingReplicas []. Previous leader epoch was %d. (state.change.logger)\n", sec, part, epoch, epoch-1)
+	}
+	path := func(i int) string {
+		return filepath.Join(dir, fmt.Sprintf("b%02d", i/100), fmt.Sprintf("state-change-%d.log", i%100))
+	}
+	for i := range files {
+		os.MkdirAll(filepath.Dir(path(i)), 0o755)
+		if err := os.WriteFile(path(i), []byte(leader(0, i, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// --quiet and --stale-window short: each election is over, and
+	// written, once the logs have been silent a second.
+	cmd := exec.Command("sh", "-c", `ulimit -n 128 && exec "$0" audit --follow --tz UTC --format json --quiet 1ms --stale-window 1ms "$1"`, bin, dir)
+	var out syncBuffer
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	peak := 0
+	elections := func() int { return strings.Count(out.String(), `"type":"election"`) }
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for !cond() {
+			if des, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid)); err == nil {
+				peak = max(peak, len(des))
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("gave up waiting for %s; stderr %.600s", what, errb.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitFor("the read-back's elections", func() bool { return elections() == files })
+	more := []int{0, 777, 1999}
+	for _, i := range more {
+		f, err := os.OpenFile(path(i), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(leader(5, i, 2))
+		f.Close()
+	}
+	waitFor("the appended elections", func() bool { return elections() == files+len(more) })
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit: %v; stderr %.600s", err, errb.String())
+	}
+	sources, bad := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) != nil || m["type"] != "source" {
+			continue
+		}
+		sources++
+		want := 1.0
+		for _, i := range more {
+			if m["path"] == path(i) {
+				want = 2
+			}
+		}
+		if m["error"] != nil || m["lines"] != want {
+			bad++
+		}
+	}
+	if sources != files || bad != 0 {
+		t.Errorf("%d sources, %d with an error or lines missing; stderr %.600s", sources, bad, errb.String())
+	}
+	if peak > 64+16 {
+		t.Errorf("peak %d descriptors open: the bound under ulimit -n 128 is 64 log files", peak)
+	}
+	t.Logf("%d files under ulimit -n 128: peak %d descriptors open", files, peak)
+}
+
+// syncBuffer is a bytes.Buffer a process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -895,6 +895,18 @@ func (p *Pipeline) brokers() []int32 {
 // reader's sources and those found while following, with what their
 // parsers counted, for the report. Call after Run.
 func (p *Pipeline) Inputs() []*source.Source {
+	if p.started && p.f != nil {
+		// Whether a file can be read is the follower's to say now: one
+		// that could not be opened for a while may have been read since.
+		for _, fs := range p.f.Files() {
+			if s := p.lookup(fs.Path); s != nil {
+				s.err = fs.Err
+				if fs.Err == nil && !fs.Missing && s.Input.Err != nil && s.Err == s.Input.Err {
+					s.Err = nil // unreadable at the start, opened since
+				}
+			}
+		}
+	}
 	var out []*source.Source
 	for _, s := range p.srcs {
 		if !s.Read && s.err == nil && s.Err == nil && !s.Binary {

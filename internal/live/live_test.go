@@ -522,3 +522,30 @@ func TestUnreadableFileErrorIsKept(t *testing.T) {
 		t.Fatalf("source error %v (%T): errors.Is(err, fs.ErrPermission) is false", got, got)
 	}
 }
+
+// A file that could not be opened at the start and was made readable
+// while followed ends with no error: its lines were all read, so the
+// command does not fail for it.
+func TestUnreadableFileReadSinceHasNoError(t *testing.T) {
+	if unpriv.Elsewhere(t) {
+		return
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "server.log")
+	copyFile(t, sample(t, "038"), path)
+	if err := os.Chmod(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, cancel, done := run(t, Config{Paths: []string{dir}, Loc: time.UTC, FromStart: true})
+	drain(t, p, 10*time.Second, func(s *seen) bool { return s.last.Live && s.last.Stats.Unreadable == 1 })
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, p, 10*time.Second, func(s *seen) bool { return s.last.Stats.Unreadable == 0 && s.last.Stats.Lines > 0 })
+	stop(t, p, cancel, done)
+	for _, s := range p.Inputs() {
+		if s.Path == path && (s.Err != nil || !s.Read) {
+			t.Errorf("read %v, error %v", s.Read, s.Err)
+		}
+	}
+}
