@@ -334,15 +334,28 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	// Every event reaches the timeline: the window chooses what is
 	// reported (rp.sink), not what is read, so an epoch's previous leader
 	// or a client's config from before --since still counts.
+	// The timeline sweeps (Advance) once every 1024 events, but only
+	// between two milliseconds: a sweep inside one sees part of its
+	// events, and what it decides then (a held fetcher line given to the
+	// partition's newest open election) depends on the order of lines
+	// that carry the same millisecond — an order a log store without the
+	// shipper's offset cannot give back (source's tie order).
+	var last time.Time
+	due := false
 	rd.Run(ctx, func(src int, ev *parser.Event) {
+		if due && ev.Time.After(last) {
+			tl.Advance(last)
+			due = false
+		}
 		if !sf.auto {
 			rp.est.Add(src, ev)
 		}
 		tl.Add(src, ev)
 		n++
 		if n&1023 == 0 {
-			tl.Advance(ev.Time)
+			due = true
 		}
+		last = ev.Time
 	})
 	stopped := ctx.Err() != nil
 	tl.Close()
