@@ -254,6 +254,16 @@ func fixedZone(off int) *time.Location {
 }
 
 func parseLevel(b []byte) (Level, int) {
+	if len(b) < 4 {
+		return LevelNone, 0
+	}
+	// One compare of the first byte before the prefixes: every record
+	// of every layout comes through here.
+	switch b[0] {
+	case 'I', 'W', 'T', 'D', 'E', 'F':
+	default:
+		return LevelNone, 0
+	}
 	switch {
 	case bytes.HasPrefix(b, []byte("INFO")):
 		return LevelInfo, 4

@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,32 @@ var ruleStarts = [NumLoggerKinds][]string{
 	lgFetcher:     {"Truncat", "Exiting because log truncation"},
 	lgCoordinator: {"Elected as the group coordinator for partition ", "Resigned as the group coordinator for partition "},
 }
+
+// serverStarts: how a message of a server logger (lgServer, no component
+// prefix) that serverLine reads begins, and serverWords what it holds
+// elsewhere; serverLine rejects the rest with the same table. ZooKeeper's
+// ClientCnxn alone writes a few percent of a ZK broker's server.log.
+var (
+	serverStarts = []string{
+		"starting", "Starting broker", "started", "Kafka Server started", "Transition from STARTING to STARTED",
+		"shutting down", "shut down completed", "Starting controlled shutdown", "Beginning controlled shutdown",
+		"Session expired", "Registered broker ", "Successfully registered broker ", "The broker has been unfenced",
+		"Transitioning from ", "Produce request with correlation id ",
+	}
+	serverWords = []string{"zookeeper state changed (Expired)"}
+)
+
+// serverReads reports whether serverLine may read message s.
+func serverReads(s []byte) bool {
+	for _, w := range serverStarts {
+		if bytes.HasPrefix(s, []byte(w)) {
+			return true
+		}
+	}
+	return serverWordSet.in(s)
+}
+
+var serverWordSet = newWordSet(serverWords)
 
 // ruleReads reports whether a rule of a lgLog, lgFetcher or lgCoordinator
 // logger may read message m.
@@ -73,7 +100,56 @@ type skimState struct {
 	keyStale bool     // p.lastKey is not yet key(last)
 	maxStale bool     // p.maxRec is not yet max
 	off      bool     // every line the slow way (tests)
-	taken    int64    // lines the fast path finished
+	taken    int64    // records the fast path finished
+	// loggers: the last few loggers the fast path read, with what they
+	// are; a line that ends with one is not searched for its logger.
+	loggers [8]seenLogger
+	nextLg  int
+	lastLg  int // the last found
+}
+
+// seenLogger is a logger the fast path read: tail is "(" name ")".
+type seenLogger struct {
+	tail     []byte
+	kind     loggerKind
+	internal bool // brokerInternal(name)
+	broker   bool // a broker's own logger, never inside a connector (connectContext)
+}
+
+// seenLogger finds the logger m ends with among the last few, and the
+// index of its "(" in m: where splitLogger's search back from the end
+// stops, as a logger name holds no "(" or space.
+func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
+	// The last one found first: a log's lines come in runs of a logger.
+	if j, ok := sk.loggers[sk.lastLg].ends(m); ok {
+		return j, &sk.loggers[sk.lastLg]
+	}
+	for k := range sk.loggers {
+		if j, ok := sk.loggers[k].ends(m); ok {
+			sk.lastLg = k
+			return j, &sk.loggers[k]
+		}
+	}
+	return 0, nil
+}
+
+// ends reports whether m ends with " " and e's tail, and where the tail
+// starts.
+func (e *seenLogger) ends(m []byte) (int, bool) {
+	j := len(m) - len(e.tail)
+	return j, len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail)
+}
+
+// see keeps tail, "(" name ")", among the last few loggers.
+func (sk *skimState) see(tail []byte) *seenLogger {
+	e := &sk.loggers[sk.nextLg]
+	sk.nextLg = (sk.nextLg + 1) % len(sk.loggers)
+	name := tail[1 : len(tail)-1]
+	e.tail = append(e.tail[:0], tail...)
+	e.kind = loggerClass(name)
+	e.internal = brokerInternal(name)
+	e.broker = bytes.HasPrefix(name, []byte("kafka.")) || bytes.HasPrefix(name, []byte("state."))
+	return e
 }
 
 // stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
@@ -87,6 +163,9 @@ func (p *Parser) skim(line []byte) bool {
 		return false
 	}
 	n := len(line)
+	if n > 1 && line[0] == '\t' {
+		return p.skimContinuation(line)
+	}
 	// "[" stamp "] " level " " message " (" logger ")"
 	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
 		return false
@@ -110,19 +189,27 @@ func (p *Parser) skim(line []byte) bool {
 		i++
 	}
 	m := line[i:]
-	// splitLogger, where the logger is plainly there: " (" name ")" with
-	// no space in the name and no Connect ":line" suffix.
-	j := bytes.LastIndexByte(m, '(')
-	if j <= 0 || m[j-1] != ' ' {
-		return false
+	j, lgr := sk.seenLogger(m)
+	if lgr == nil {
+		// splitLogger, where the logger is plainly there: " (" name ")"
+		// with no space in the name and no Connect ":line" suffix.
+		j = bytes.LastIndexByte(m, '(')
+		if j <= 0 || m[j-1] != ' ' {
+			return false
+		}
+		name := m[j+1 : len(m)-1]
+		if len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || name[len(name)-1]-'0' <= 9 {
+			return false
+		}
+		lgr = sk.see(m[j:])
 	}
-	logger := m[j+1 : len(m)-1]
-	if len(logger) == 0 || bytes.IndexByte(logger, ' ') >= 0 || logger[len(logger)-1]-'0' <= 9 {
-		return false
+	logger := lgr.tail[1 : len(lgr.tail)-1]
+	m = m[:j-1]
+	if !lgr.broker {
+		_, m = connectContext(m, logger)
 	}
-	_, m = connectContext(m[:j-1], logger)
-	lg := loggerClass(logger)
-	if !p.skippable(lg, lv, logger, m) {
+	lg := lgr.kind
+	if !p.skippable(lg, lv, lgr.internal, m) {
 		return false
 	}
 	p.Stats.Records++
@@ -158,23 +245,63 @@ func (p *Parser) skim(line []byte) bool {
 	return true
 }
 
+// Skim takes the lines at the start of b, each ended by a LF and holding
+// no CR, for as long as the fast path finishes them, and returns how many
+// bytes it took: what Line would do with them one by one. A reader hands
+// it what it has buffered before it splits lines itself.
+func (p *Parser) Skim(b []byte) int {
+	off := 0
+	for {
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 || !p.skim(b[off:off+i]) {
+			return off
+		}
+		p.lineNo++
+		p.Stats.Lines++
+		off += i + 1
+	}
+}
+
+// skimContinuation finishes a tab-indented line (a stack frame, a
+// LogCleaner statistics line) after a record that was not held for its
+// continuation lines, where the slow path only counts it: no indented
+// record (indentedRecord), no collector prefix (looksLikeHeader), no NUL,
+// not a config line continuation() reads.
+func (p *Parser) skimContinuation(line []byte) bool {
+	switch c := line[1]; {
+	case c == ' ' || c == '\t' || c == '[' || c == '{' || isDigit(c):
+		return false
+	case c == 'i' && p.Stats.ProtocolVersion == "", c == 'b' && len(p.Stats.Brokers) == 0:
+		return false
+	}
+	if len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0 {
+		return false
+	}
+	p.Stats.Continuations++
+	return true
+}
+
 // skippable: dispatch would only count a record of logger class lg, level
 // lv and message m (after the layout's logger and Connect context).
-func (p *Parser) skippable(lg loggerKind, lv Level, logger, m []byte) bool {
+func (p *Parser) skippable(lg loggerKind, lv Level, internal bool, m []byte) bool {
 	if configShaped(m) {
 		return false
 	}
 	switch lg {
 	case lgLog, lgFetcher, lgCoordinator:
 		return !ruleReads(lg, m)
+	case lgServer:
+		// With a component prefix ([KafkaServer id=1], [ReplicaFetcherManager
+		// on broker 1]) the line names its broker: the slow way.
+		return lg == forgetRule || len(m) > 0 && m[0] != '[' && !serverReads(m)
 	case lgNone:
 		if len(p.Stats.Brokers) == 0 && len(m) > 1 && m[1]|0x20 == 'b' {
 			return false // brokerIdentity reads it
 		}
-		if brokerInternal(logger) {
+		if internal {
 			return true
 		}
-		return !mayBeClientFailure(lv, m) && !containsAny(m, clientWords) && !containsAny(m, libraryWords)
+		return !mayBeClientFailure(lv, m) && !skimWords.in(m)
 	}
 	return lg == forgetRule
 }
@@ -188,6 +315,73 @@ var forgetRule = NumLoggerKinds
 // clientFailure reads (with the stack trace after it).
 func mayBeClientFailure(lv Level, m []byte) bool {
 	return lv >= LevelError || lv == LevelWarn && bytes.Contains(m, []byte("send"))
+}
+
+// skimWords finds clientWords and libraryWords in one pass per rare byte:
+// an application's lines (an InvoiceEmitter's INFO, most of a producer's
+// log) go through it, and a bytes.Contains per word cost them more than
+// the rest of the fast path.
+var skimWords = newWordSet(slices.Concat(clientWords, libraryWords))
+
+// wordSet looks for any of its words by the rarest byte of each (anchor):
+// one IndexByte scan of the text per distinct anchor, each hit checked
+// against the words anchored there.
+type wordSet struct {
+	anchors []byte
+	words   [][]anchored // by anchors' index
+}
+
+type anchored struct {
+	word string
+	off  int // the anchor's index in word
+}
+
+// byteRank: how common a byte is in log messages, lowest first; bytes not
+// listed (capitals, most punctuation) are rarer than all of these.
+const byteRank = " etaoinsrhldcumfpgwybv.-_=:,0123456789kxjqz"
+
+func newWordSet(words []string) *wordSet {
+	ws := &wordSet{}
+	for _, w := range words {
+		best, rank := 0, -1
+		for i := 0; i < len(w); i++ {
+			r := strings.IndexByte(byteRank, w[i])
+			if r < 0 {
+				r = len(byteRank)
+			}
+			if r > rank {
+				best, rank = i, r
+			}
+		}
+		k := bytes.IndexByte(ws.anchors, w[best])
+		if k < 0 {
+			k = len(ws.anchors)
+			ws.anchors = append(ws.anchors, w[best])
+			ws.words = append(ws.words, nil)
+		}
+		ws.words[k] = append(ws.words[k], anchored{w, best})
+	}
+	return ws
+}
+
+// in reports whether m contains one of the words.
+func (ws *wordSet) in(m []byte) bool {
+	for k, a := range ws.anchors {
+		for i := 0; ; {
+			j := bytes.IndexByte(m[i:], a)
+			if j < 0 {
+				break
+			}
+			i += j
+			for _, w := range ws.words[k] {
+				if s := i - w.off; s >= 0 && len(m)-s >= len(w.word) && string(m[s:s+len(w.word)]) == w.word {
+					return true
+				}
+			}
+			i++
+		}
+	}
+	return false
 }
 
 func containsAny(m []byte, words []string) bool {
@@ -213,7 +407,13 @@ func configShaped(m []byte) bool {
 
 // configBlockHead: the length of the class in "<Class>Config values:", or 0.
 func configBlockHead(m []byte) int {
-	if i := bytes.IndexByte(m[:min(len(m), 48)], ' '); i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+	// A byte loop: the first word of a message is short, where an
+	// IndexByte call costs more than the search.
+	i := 0
+	for i < len(m) && i < 48 && m[i] != ' ' {
+		i++
+	}
+	if i < len(m) && i < 48 && i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
 		return i
 	}
 	return 0

@@ -34,35 +34,44 @@ import (
 //     stamp of when its End was last counted to decide that.
 type matchIndex struct {
 	root *matchSlot
-	dead int
-	// clock stamps each recompute and each End that grows.
+	// clock stamps each recompute and each End that grows (and seeds the
+	// priorities).
 	clock uint64
-	seed  uint32
 	// steps counts the slots visited, for the test that keeps the cost
-	// of an operation logarithmic.
-	steps int
+	// of an operation logarithmic (it may wrap in a long watch).
+	steps uint32
 }
 
+// matchSlot: two per open episode (its partition's index and its topic's),
+// so it is kept small: End as seconds and nanoseconds (12 bytes, where a
+// time.Time takes 24), a 16-bit priority.
 type matchSlot struct {
 	ep       *Episode // nil: a dead slot
 	l, r, up *matchSlot
-	prio     uint32
-	size     int32 // slots in the subtree
-	live     int32 // of them, not dead
-	end      time.Time
-	stamp    uint64
-	// pending: a recompute with this stamp, applied to this slot and its
-	// aggregates but not yet to its children.
-	pending uint64
 	// Of the subtree: best, the slot the maximum of End names (greatest
 	// end, then earliest stamp, then leftmost) and its stamp; liveBest,
 	// the leftmost greatest end among live slots (what best becomes once
 	// a recompute passes); first, the live slot with the earliest Start.
-	best      *matchSlot
+	best, liveBest, first *matchSlot
+	// sec, nsec: the End this slot counts in the maximum, since 1970.
+	sec       int64
+	stamp     uint64
 	bestStamp uint64
-	liveBest  *matchSlot
-	first     *matchSlot
+	size      int32 // slots in the subtree
+	live      int32 // of them, not dead
+	nsec      int32
+	prio      uint16
+	// pending: a recompute with stamp, applied to this slot and its
+	// aggregates but not yet to its children.
+	pending bool
 }
+
+func (n *matchSlot) setEnd(t time.Time) { n.sec, n.nsec = t.Unix(), int32(t.Nanosecond()) }
+func (n *matchSlot) end() time.Time     { return time.Unix(n.sec, int64(n.nsec)) }
+func (n *matchSlot) endsAfter(o *matchSlot) bool {
+	return n.sec > o.sec || n.sec == o.sec && n.nsec > o.nsec
+}
+func (n *matchSlot) endsWith(o *matchSlot) bool { return n.sec == o.sec && n.nsec == o.nsec }
 
 // which index of an episode: its partition's or its topic's.
 const (
@@ -84,9 +93,10 @@ func liveIn(n *matchSlot) int {
 	return int(n.live)
 }
 
-// outranks: (end, stamp) names the maximum over (bestEnd, bestStamp).
-func outranks(end time.Time, stamp uint64, best *matchSlot, bestStamp uint64) bool {
-	return best == nil || end.After(best.end) || end.Equal(best.end) && stamp < bestStamp
+// outranks: n's End with stamp names the maximum over best's with
+// bestStamp.
+func outranks(n *matchSlot, stamp uint64, best *matchSlot, bestStamp uint64) bool {
+	return best == nil || n.endsAfter(best) || n.endsWith(best) && stamp < bestStamp
 }
 
 func earlier(a, b *matchSlot) bool {
@@ -103,12 +113,12 @@ func pull(n *matchSlot) {
 		n.live += l.live
 		n.best, n.bestStamp, n.liveBest, n.first = l.best, l.bestStamp, l.liveBest, l.first
 	}
-	if outranks(n.end, n.stamp, n.best, n.bestStamp) {
+	if outranks(n, n.stamp, n.best, n.bestStamp) {
 		n.best, n.bestStamp = n, n.stamp
 	}
 	if n.ep != nil {
 		n.live++
-		if n.liveBest == nil || n.end.After(n.liveBest.end) {
+		if n.liveBest == nil || n.endsAfter(n.liveBest) {
 			n.liveBest = n
 		}
 		if earlier(n, n.first) {
@@ -119,10 +129,10 @@ func pull(n *matchSlot) {
 		r.up = n
 		n.size += r.size
 		n.live += r.live
-		if r.best.end.After(n.best.end) || r.best.end.Equal(n.best.end) && r.bestStamp < n.bestStamp {
+		if r.best.endsAfter(n.best) || r.best.endsWith(n.best) && r.bestStamp < n.bestStamp {
 			n.best, n.bestStamp = r.best, r.bestStamp
 		}
-		if r.liveBest != nil && (n.liveBest == nil || r.liveBest.end.After(n.liveBest.end)) {
+		if r.liveBest != nil && (n.liveBest == nil || r.liveBest.endsAfter(n.liveBest)) {
 			n.liveBest = r.liveBest
 		}
 		if r.first != nil && earlier(r.first, n.first) {
@@ -137,9 +147,9 @@ func recount(n *matchSlot, stamp uint64) {
 	if n == nil {
 		return
 	}
-	n.stamp, n.pending = stamp, stamp
+	n.stamp, n.pending = stamp, true
 	if n.ep == nil {
-		n.end = time.Time{}
+		n.setEnd(time.Time{})
 	}
 	n.best, n.bestStamp = n.liveBest, stamp
 	if n.best == nil {
@@ -148,10 +158,10 @@ func recount(n *matchSlot, stamp uint64) {
 }
 
 func (x *matchIndex) push(n *matchSlot) {
-	if n.pending != 0 {
-		recount(n.l, n.pending)
-		recount(n.r, n.pending)
-		n.pending = 0
+	if n.pending {
+		recount(n.l, n.stamp)
+		recount(n.r, n.stamp)
+		n.pending = false
 	}
 }
 
@@ -232,7 +242,7 @@ func (x *matchIndex) lastNotAfter(n *matchSlot, s time.Time) int {
 func (x *matchIndex) place(n *matchSlot, rest *matchSlot, i int) {
 	below, above := x.split(rest, i)
 	low, high := x.split(below, x.lastNotAfter(below, n.ep.matchStart())+1)
-	n.end = n.ep.matchEnd()
+	n.setEnd(n.ep.matchEnd())
 	pull(n)
 	tail := x.join(n, x.join(high, above))
 	recount(tail, x.stamp())
@@ -240,8 +250,13 @@ func (x *matchIndex) place(n *matchSlot, rest *matchSlot, i int) {
 }
 
 func (x *matchIndex) add(e *Episode, w int) {
-	x.seed = x.seed*1664525 + 1013904223
-	n := &matchSlot{ep: e, prio: x.seed, end: e.matchEnd(), stamp: x.stamp()}
+	n := &matchSlot{ep: e, stamp: x.stamp()}
+	// splitmix64's finaliser: a random-enough priority from the clock.
+	z := n.stamp * 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	n.prio = uint16((z ^ z>>31) >> 48)
+	n.setEnd(e.matchEnd())
 	e.mi[w] = n
 	last := x.root
 	for last != nil && last.r != nil {
@@ -321,8 +336,9 @@ func (x *matchIndex) moved(e *Episode, w int) {
 		return
 	}
 	x.pushTo(n)
-	if end := e.matchEnd(); end.After(n.end) {
-		n.end, n.stamp = end, x.stamp()
+	if end := e.matchEnd(); end.After(n.end()) {
+		n.setEnd(end)
+		n.stamp = x.stamp()
 	}
 	x.pullFrom(n)
 }
@@ -336,10 +352,8 @@ func (x *matchIndex) remove(e *Episode, w int) {
 	n.ep = nil
 	e.mi[w] = nil
 	x.pullFrom(n)
-	x.dead++
-	if x.dead*2 > size(x.root) && x.dead > 16 {
+	if dead := size(x.root) - liveIn(x.root); dead*2 > size(x.root) && dead > 16 {
 		x.setRoot(x.prune(x.root))
-		x.dead = 0
 		recount(x.root, x.stamp())
 	}
 }
@@ -447,10 +461,10 @@ func (x *matchIndex) prefix(j int) (slot, best *matchSlot) {
 			n = n.l
 			continue
 		}
-		if l := n.l; l != nil && outranks(l.best.end, l.bestStamp, best, bestStamp) {
+		if l := n.l; l != nil && outranks(l.best, l.bestStamp, best, bestStamp) {
 			best, bestStamp = l.best, l.bestStamp
 		}
-		if outranks(n.end, n.stamp, best, bestStamp) {
+		if outranks(n, n.stamp, best, bestStamp) {
 			best, bestStamp = n, n.stamp
 		}
 		if j == ls {
@@ -476,7 +490,7 @@ func (x *matchIndex) lookup(t time.Time, tol, stale time.Duration, all bool) fou
 	lo := t.Add(-tol)
 	for j := x.upto(t.Add(tol)) - 1; j >= 0; j-- {
 		s, b := x.prefix(j)
-		if m := b.end; m.Before(lo) {
+		if m := b.end(); m.Before(lo) {
 			// Nothing at or below j covers t; the best "after" there is
 			// the one that ended at m, if it is still open.
 			if f.during != nil || t.Sub(m) > stale {

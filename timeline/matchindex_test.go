@@ -91,8 +91,8 @@ func TestTreeEqualsFlatIndex(t *testing.T) {
 
 func sameIndex(tree *matchIndex, flat *flatIndex) error {
 	got := tree.slots()
-	if len(got) != len(flat.eps) || tree.dead != flat.dead {
-		return fmt.Errorf("%d slots (%d dead), flat %d (%d)", len(got), tree.dead, len(flat.eps), flat.dead)
+	if dead := size(tree.root) - liveIn(tree.root); len(got) != len(flat.eps) || dead != flat.dead {
+		return fmt.Errorf("%d slots (%d dead), flat %d (%d)", len(got), dead, len(flat.eps), flat.dead)
 	}
 	for j, e := range got {
 		if e != flat.eps[j] {
@@ -102,8 +102,8 @@ func sameIndex(tree *matchIndex, flat *flatIndex) error {
 		if s.ep != e {
 			return fmt.Errorf("prefix(%d) is another slot", j)
 		}
-		if m := flat.maxEnd[j]; !b.end.Equal(m) || !m.IsZero() && b.ep != flat.eps[flat.arg[j]] {
-			return fmt.Errorf("slot %d: max End %v naming %p, flat %v naming %p", j, b.end, b.ep, m, flat.eps[flat.arg[j]])
+		if m := flat.maxEnd[j]; !b.end().Equal(m) || !m.IsZero() && b.ep != flat.eps[flat.arg[j]] {
+			return fmt.Errorf("slot %d: max End %v naming %p, flat %v naming %p", j, b.end(), b.ep, m, flat.eps[flat.arg[j]])
 		}
 	}
 	return nil
@@ -139,7 +139,7 @@ func indexSteps(eps []*Episode) (upkeep, lookups int) {
 	for _, e := range eps {
 		x.remove(e, byTopic)
 	}
-	upkeep = x.steps
+	upkeep = int(x.steps)
 	for _, e := range eps {
 		x.add(e, byTopic)
 	}
@@ -147,7 +147,7 @@ func indexSteps(eps []*Episode) (upkeep, lookups int) {
 	for _, e := range eps {
 		x.lookup(e.End.Add(time.Millisecond), 0, time.Minute, false)
 	}
-	return upkeep, x.steps
+	return upkeep, int(x.steps)
 }
 
 // The cost of an operation stays logarithmic whatever the order of the

@@ -203,13 +203,16 @@ func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Pha
 		if bt.late {
 			return
 		}
+		changed := !e.indexed
 		if at.Before(e.Start) {
-			e.Start = at
+			e.Start, changed = at, true
 		}
 		if at.After(e.End) {
-			e.End = at
+			e.End, changed = at, true
 		}
-		t.moved(e)
+		if changed {
+			t.moved(e)
+		}
 	} else if metadata {
 		bt.Repeats++
 	}

@@ -266,16 +266,21 @@ func (t *Timeline) episode(k Key, at time.Time, ref Ref) *Episode {
 
 // touch records that something happened in e at time at.
 func (t *Timeline) touch(e *Episode, at time.Time, ref Ref) {
+	// The match index orders by Start and End alone: most lines of an
+	// election fall inside them and leave it as it is.
+	changed := !e.indexed
 	if e.Start.IsZero() || at.Before(e.Start) {
-		e.Start = at
+		e.Start, changed = at, true
 	}
 	if at.After(e.End) {
-		e.End = at
+		e.End, changed = at, true
 	}
 	if at.After(e.LastActivity) {
 		e.LastActivity = at
 	}
-	t.moved(e)
+	if changed {
+		t.moved(e)
+	}
 	if len(e.Evidence) < maxEvidence {
 		e.Evidence = append(e.Evidence, ref)
 	}

@@ -327,7 +327,9 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		rp.col.JSON = jw
 	}
 	rp.window = f.window()
-	tl := timeline.New(a.Timeline.config(), rp.sink())
+	// The report's share of the serial work runs beside the merge.
+	async := report.NewAsyncSink(rp.sink())
+	tl := timeline.New(a.Timeline.config(), async)
 	var n int64
 	// Every event reaches the timeline: the window chooses what is
 	// reported (rp.sink), not what is read, so an epoch's previous leader
@@ -344,6 +346,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	})
 	stopped := ctx.Err() != nil
 	tl.Close()
+	async.Close()
 	if st != nil {
 		skippedLines = append(skippedLines, storeNotes(st, stderr)...)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -30,4 +32,27 @@ func waitDrained(t *testing.T, w io.Writer) {
 		}
 	}
 	t.Fatal("the audit never read its input")
+}
+
+// waitReadBytes waits until process pid has read at least n bytes (rchar
+// in /proc/PID/io counts every read), so that a signal sent next finds the
+// named files read and not merely waiting to be opened: on a loaded machine
+// a race-built audit can take seconds to open its files.
+func waitReadBytes(t *testing.T, pid int, n int64) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/io")
+		if err != nil {
+			time.Sleep(500 * time.Millisecond)
+			return
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+				if got, _ := strconv.ParseInt(v, 10, 64); got >= n {
+					return
+				}
+			}
+		}
+	}
+	t.Fatalf("the audit never read its %d bytes of input", n)
 }

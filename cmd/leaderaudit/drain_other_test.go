@@ -13,3 +13,9 @@ import (
 func waitDrained(t *testing.T, w io.Writer) {
 	time.Sleep(200 * time.Millisecond)
 }
+
+// waitReadBytes gives the audit 500 ms to read its files: only Linux tells
+// how much a process has read.
+func waitReadBytes(t *testing.T, pid int, n int64) {
+	time.Sleep(500 * time.Millisecond)
+}

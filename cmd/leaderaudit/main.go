@@ -12,6 +12,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/leaderaudit/leaderaudit/internal/memgoal"
 	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 )
 
@@ -49,12 +50,7 @@ type interrupted struct{ sig os.Signal }
 func (e interrupted) Error() string { return "interrupted; the report covers what was read" }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// The audit's live heap is small and steady (per partition, not
-		// per line); collecting at +75% instead of +100% keeps the peak
-		// RSS of a 4 GB audit near 50 MB for a few percent of CPU.
-		debug.SetGCPercent(75)
-	}
+	memgoal.Start()
 	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,6 +193,7 @@ func TestInterruptKeepsWhatWasRead(t *testing.T) {
 	defer w.Close()
 	w.Write(data)
 	waitDrained(t, w) // the audit has its handler and reads; the pipe stays open
+	waitReadBytes(t, cmd.Process.Pid, int64(len(data))+treeBytes(t, dir+"/broker-1", dir+"/broker-3", dir+"/app"))
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -269,6 +271,28 @@ func TestManyFilesUnderALowDescriptorLimit(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 0 || sources != files || bad != 0 {
 		t.Errorf("exit %d, %d sources, %d not read whole; stderr:\n%.600s", code, sources, bad, errb.String())
 	}
+}
+
+// treeBytes is the size of the regular files under dirs.
+func treeBytes(t *testing.T, dirs ...string) int64 {
+	t.Helper()
+	var n int64
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(_ string, e fs.DirEntry, err error) error {
+			if err != nil || !e.Type().IsRegular() {
+				return err
+			}
+			fi, err := e.Info()
+			if err == nil {
+				n += fi.Size()
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return n
 }
 
 // `audit --follow` (the live pipeline `watch` runs) on 2,000 files under

@@ -3,11 +3,13 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/leaderaudit/leaderaudit/internal/textfmt"
 	"github.com/leaderaudit/leaderaudit/parser"
 	"github.com/leaderaudit/leaderaudit/timeline"
 )
@@ -129,6 +131,28 @@ func TestFastElectionMatchesEncoding(t *testing.T) {
 		j2.Flush()
 		if got.String() != want.String() {
 			t.Errorf("variant %d:\n got %s\nwant %s", i, got.String(), want.String())
+		}
+	}
+}
+
+// appendStamp writes what AppendFormat(textfmt.TimeFormat) writes.
+func TestAppendStampEqualsAppendFormat(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+45*60), time.FixedZone("", -(3*3600 + 30*60)),
+		time.FixedZone("", -90), time.FixedZone("", 30), time.FixedZone("", 101*3600)}
+	if ny, err := time.LoadLocation("America/New_York"); err == nil {
+		zones = append(zones, ny)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 20000; i++ {
+		tm := time.Unix(rng.Int63n(1<<36)-1<<35, rng.Int63n(1e9))
+		if i%7 == 0 {
+			tm = time.Date(9999+rng.Intn(3), 12, 31, 23, 59, 59, 999999999, time.UTC)
+		}
+		for _, z := range zones {
+			tz := tm.In(z)
+			if got, want := string(appendStamp(nil, tz)), tz.Format(textfmt.TimeFormat); got != want {
+				t.Fatalf("%v: %s, want %s", tz, got, want)
+			}
 		}
 	}
 }

@@ -18,12 +18,15 @@ type blockReader struct {
 	end   int
 	// cr: index in buf of the first CR at or after start, or end when the
 	// unread data has none (crEnd: up to where it was looked for).
-	cr    int
-	err   error
-	long  []byte // a line longer than buf, gathered up to max
-	rest  []byte // what follows a lone CR in the current line
-	Cut   int64
-	Bytes int64
+	cr  int
+	err error
+	// lf: the end of the last whole line in buf as of the fills-th read
+	// (lfFill), for whole.
+	lf, fills, lfFill int
+	long              []byte // a line longer than buf, gathered up to max
+	rest              []byte // what follows a lone CR in the current line
+	Cut               int64
+	Bytes             int64
 }
 
 // blockSize: LineReader's buffer size, which also decides where an
@@ -61,6 +64,35 @@ func (br *blockReader) splitCR(b []byte) []byte {
 		br.rest = nil
 	}
 	return b[:i]
+}
+
+// whole returns the unread lines in the buffer that Next would return as
+// they are (each ended by a LF, no CR in them, none cut), for the parser's
+// fast path to take in one go; skip says how much of it was taken.
+func (br *blockReader) whole() []byte {
+	if br.rest != nil || len(br.buf) > br.max {
+		return nil
+	}
+	if br.lfFill != br.fills {
+		// Once per read: the parser hands back after every line it
+		// does not take.
+		br.lf = br.start + bytes.LastIndexByte(br.buf[br.start:br.end], '\n') + 1
+		br.lfFill = br.fills
+	}
+	e := br.lf
+	if br.cr < e {
+		e = br.start + bytes.LastIndexByte(br.buf[br.start:br.cr], '\n') + 1
+	}
+	if e <= br.start {
+		return nil
+	}
+	return br.buf[br.start:e]
+}
+
+// skip passes over n bytes of what whole returned.
+func (br *blockReader) skip(n int) {
+	br.start += n
+	br.Bytes += int64(n)
 }
 
 // next returns the next physical line without its end, and whether it
@@ -112,6 +144,7 @@ func (br *blockReader) fill() {
 		br.cr -= br.start
 		br.start, br.end = 0, n
 	}
+	br.fills++
 	from := br.end
 	for i := 0; i < 100 && br.end < len(br.buf); i++ {
 		n, err := br.r.Read(br.buf[br.end:])

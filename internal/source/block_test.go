@@ -1,9 +1,12 @@
 package source
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -60,8 +63,45 @@ func TestBlockReaderEqualsLineReader(t *testing.T) {
 						t.Fatalf("input %q (max %d, reader %d): line %d is %q, want %q", in[:min(len(in), 80)], max, wi, k, got[k][:min(len(got[k]), 80)], want[k][:min(len(want[k]), 80)])
 					}
 				}
+				// Taking some of whole's lines a buffer at a time (as
+				// Parser.Skim does) and the rest by Next gives them too.
+				br = newBlockReader(wrap(strings.NewReader(in)), max)
+				got, gerr = readAllLines(wholeThenNext(br, rng))
+				if !errors.Is(gerr, werr) || !slices.Equal(got, want) || br.Cut != lr.Cut || br.Bytes != lr.Bytes {
+					t.Fatalf("input %q (max %d, reader %d), with whole: %d lines cut %d bytes %d err %v, want %d lines cut %d bytes %d err %v",
+						in[:min(len(in), 80)], max, wi, len(got), br.Cut, br.Bytes, gerr, len(want), lr.Cut, lr.Bytes, werr)
+				}
 			}
 		}
+	}
+}
+
+// wholeThenNext reads br as the file reader does: a random number of the
+// lines whole offers, taken by skip, then one by Next.
+func wholeThenNext(br *blockReader, rng *rand.Rand) func() ([]byte, error) {
+	var queue [][]byte
+	return func() ([]byte, error) {
+		if len(queue) == 0 {
+			if b := br.whole(); len(b) > 0 {
+				if b[len(b)-1] != '\n' || bytes.IndexByte(b, '\r') >= 0 {
+					return nil, fmt.Errorf("whole gave %q", b)
+				}
+				take := rng.Intn(bytes.Count(b, []byte("\n")) + 1)
+				n := 0
+				for ; take > 0; take-- {
+					i := bytes.IndexByte(b[n:], '\n')
+					queue = append(queue, b[n:n+i])
+					n += i + 1
+				}
+				br.skip(n)
+			}
+		}
+		if len(queue) > 0 {
+			l := queue[0]
+			queue = queue[1:]
+			return l, nil
+		}
+		return br.Next()
 	}
 }
 

@@ -194,6 +194,7 @@ func (br *blockReader) detach() []byte {
 func (br *blockReader) attach(buf []byte, rd io.Reader) {
 	br.buf, br.r = buf, rd
 	br.start, br.end, br.cr, br.err = 0, 0, 0, nil
+	br.fills++
 }
 
 func (s *slots) cap() int { return cap(s.sem) }

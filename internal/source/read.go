@@ -304,7 +304,7 @@ func (b *batcher) flush() {
 const maxChains = 4096
 
 // Run reads everything and calls fn with every event in time order (file
-// order within a file). It returns when all input is read or ctx is done.
+// order within a file); fn must not keep the *Event. It returns when all input is read or ctx is done.
 // Once ctx is done the readers stop reading, hand on what they hold (the
 // parser's pending record, the reorder window, a part batch) and the merge
 // goes on until every reader is drained: the audit covers everything read
@@ -470,21 +470,15 @@ func interruptible(ctx context.Context, rd io.Reader) (io.Reader, func()) {
 		stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
 		return rd, func() { stop() }
 	}
-	pr, pw := io.Pipe()
-	go func() {
-		_, err := io.Copy(pw, f)
-		pw.CloseWithError(err)
-	}()
-	stop := context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
-	return pr, func() {
-		stop()
-		pr.Close()
-	}
+	return newPump(ctx, f), func() {}
 }
 
 // sparseLines: after this many lines a part batch is handed on, so a log
 // with few events (a huge controller.log) does not hold the merge up.
 const sparseLines = 1 << 14
+
+// ctxLines: how often (in lines) a reader looks whether ctx is done.
+const ctxLines = 4096
 
 // fileIn is a file being read. It holds a descriptor slot while its file
 // is open and a buffer slot while it has a read buffer; waiting on the
@@ -793,6 +787,7 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 	}()
 	// A batch that fills part way through a line's events is handed on
 	// there; at a line's end the buffer may go too (see handOn).
+	lines0 := p.Stats.Lines
 	var handErr error
 	bt.full = func() {
 		if handErr == nil {
@@ -802,8 +797,17 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 		}
 	}
 	defer func() { bt.full = nil }()
-	n := 0
+	// n counts lines (those the fast path takes a buffer at a time too);
+	// every sparseLines a part batch is handed on, every ctxLines ctx is
+	// looked at.
+	var n, handAt, ctxAt int64 = 0, sparseLines, ctxLines
 	for {
+		if b := lr.whole(); len(b) > 0 {
+			if k := p.Skim(b); k > 0 {
+				lr.skip(k)
+				n = p.Stats.Lines - lines0
+			}
+		}
 		line, err := lr.Next()
 		if line != nil || err == nil {
 			if line != nil && fi.seekable && !s.Gzip && r.budget.short() {
@@ -828,15 +832,22 @@ func (r *Reader) readFile(ctx context.Context, s *Source, p *parser.Parser, emit
 			break
 		}
 		n++
-		if handErr == nil && (len(bt.batch) >= bt.size || n&(sparseLines-1) == 0) {
+		sparse := n >= handAt
+		if sparse {
+			handAt = n + sparseLines
+		}
+		if handErr == nil && (len(bt.batch) >= bt.size || sparse) {
 			handErr = fi.handOn(bt, true)
 		}
 		if handErr != nil {
 			s.Err = handErr
 			break
 		}
-		if n&4095 == 0 && ctx.Err() != nil {
-			break
+		if n >= ctxAt {
+			ctxAt = n + ctxLines
+			if ctx.Err() != nil {
+				break
+			}
 		}
 	}
 }

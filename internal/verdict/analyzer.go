@@ -741,6 +741,17 @@ var stepNames = [...]string{
 // LeaderAndIsr request in Xms".
 func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timeline.Ref, broker int32) {
 	broker = timeline.Unknown
+	// What the slowest step is, named once it is found: most elections
+	// are not slow, and noteSlow asks every one.
+	const (
+		none = iota
+		gap
+		elapsed
+		lateStart
+		sending
+		reaching
+	)
+	what, ph := none, parser.PhaseReceived
 	type pt struct {
 		ph parser.Phase
 		t  time.Time
@@ -750,23 +761,31 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 		if bt.CatchUp {
 			continue
 		}
-		var pts []pt
-		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
-			if t := bt.Phases[ph]; !t.IsZero() {
-				pts = append(pts, pt{ph, t})
-				if ph != parser.PhaseCached && (firstBroker.IsZero() || t.Before(firstBroker)) {
+		var arr [parser.NumPhases]pt
+		pts := arr[:0]
+		for p := parser.PhaseReceived; p < parser.NumPhases; p++ {
+			if t := bt.Phases[p]; !t.IsZero() {
+				// In time order, the earlier phase first among equal
+				// times (a stable sort).
+				i := len(pts)
+				pts = append(pts, pt{})
+				for i > 0 && t.Before(pts[i-1].t) {
+					pts[i] = pts[i-1]
+					i--
+				}
+				pts[i] = pt{p, t}
+				if p != parser.PhaseCached && (firstBroker.IsZero() || t.Before(firstBroker)) {
 					firstBroker = t
 				}
 			}
 		}
-		sort.SliceStable(pts, func(i, j int) bool { return pts[i].t.Before(pts[j].t) })
 		for i := 1; i < len(pts); i++ {
 			if g := pts[i].t.Sub(pts[i-1].t); g > d {
-				d, desc, ref, broker = g, stepNames[pts[i].ph]+" on broker "+itoa(bt.Broker), bt.First, bt.Broker
+				d, what, ph, ref, broker = g, gap, pts[i].ph, bt.First, bt.Broker
 			}
 		}
 		if bt.Elapsed > d {
-			d, desc, ref, broker = bt.Elapsed, "the LeaderAndIsr request on broker "+itoa(bt.Broker)+" (its own \"Finished ... in\")", bt.First, bt.Broker
+			d, what, ref, broker = bt.Elapsed, elapsed, bt.First, bt.Broker
 		}
 	}
 	// A broker that started applying the change long after the decision
@@ -784,14 +803,14 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 				continue
 			}
 			var bf time.Time
-			for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
-				if t := bt.Phases[ph]; !t.IsZero() && ph != parser.PhaseCached && (bf.IsZero() || t.Before(bf)) {
+			for p := parser.PhaseReceived; p < parser.NumPhases; p++ {
+				if t := bt.Phases[p]; !t.IsZero() && p != parser.PhaseCached && (bf.IsZero() || t.Before(bf)) {
 					bf = t
 				}
 			}
 			if !bf.IsZero() {
 				if g := bf.Sub(ref0); g > d {
-					d, desc, ref, broker = g, "broker "+itoa(bt.Broker)+" starting to apply it", bt.First, bt.Broker
+					d, what, ref, broker = g, lateStart, bt.First, bt.Broker
 				}
 			}
 		}
@@ -800,7 +819,7 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 		sent := e.SentLeaderAndIsr
 		if !sent.IsZero() {
 			if g := sent.Sub(e.Decided); g > d {
-				d, desc, broker = g, "the controller sending LeaderAndIsr after deciding", timeline.Unknown
+				d, what, broker = g, sending, timeline.Unknown
 				ref = timeline.Ref{}
 			}
 		} else {
@@ -808,10 +827,22 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 		}
 		if !firstBroker.IsZero() {
 			if g := firstBroker.Sub(sent); g > d {
-				d, desc, broker = g, "the controller's decision reaching the brokers", timeline.Unknown
+				d, what, broker = g, reaching, timeline.Unknown
 				ref = timeline.Ref{}
 			}
 		}
+	}
+	switch what {
+	case gap:
+		desc = stepNames[ph] + " on broker " + itoa(broker)
+	case elapsed:
+		desc = "the LeaderAndIsr request on broker " + itoa(broker) + " (its own \"Finished ... in\")"
+	case lateStart:
+		desc = "broker " + itoa(broker) + " starting to apply it"
+	case sending:
+		desc = "the controller sending LeaderAndIsr after deciding"
+	case reaching:
+		desc = "the controller's decision reaching the brokers"
 	}
 	return desc, d, ref, broker
 }
