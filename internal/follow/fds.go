@@ -137,7 +137,10 @@ func (f *Follower) findMoved() {
 			continue
 		}
 		if p := f.locate(e); p != "" && f.openSame(e, p) {
-			e.rotating = true
+			// Back at its own path (renamed back, or a new file given
+			// the freed inode number): read on as usual there, the bytes
+			// before the offset telling a new file.
+			e.rotating = p != e.abs
 		} else {
 			// Gone from its directory: deleted, or moved out of it. A
 			// followed name it turns up under still carries on from the
