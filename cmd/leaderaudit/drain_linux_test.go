@@ -35,24 +35,30 @@ func waitDrained(t *testing.T, w io.Writer) {
 }
 
 // waitReadBytes waits until process pid has read at least n bytes (rchar
-// in /proc/PID/io counts every read), so that a signal sent next finds the
-// named files read and not merely waiting to be opened: on a loaded machine
+// in /proc/PID/io counts every read, the runtime's own ~9 KB at start
+// included) and then nothing more for a second, so that a signal sent next
+// finds the named files read, not waiting to be opened: on a loaded machine
 // a race-built audit can take seconds to open its files.
 func waitReadBytes(t *testing.T, pid int, n int64) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	last, since := int64(-1), time.Now()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/io")
 		if err != nil {
-			time.Sleep(500 * time.Millisecond)
+			time.Sleep(time.Second)
 			return
 		}
+		var got int64
 		for _, line := range strings.Split(string(b), "\n") {
 			if v, ok := strings.CutPrefix(line, "rchar: "); ok {
-				if got, _ := strconv.ParseInt(v, 10, 64); got >= n {
-					return
-				}
+				got, _ = strconv.ParseInt(v, 10, 64)
 			}
 		}
+		if got != last {
+			last, since = got, time.Now()
+		} else if got >= n && time.Since(since) >= time.Second {
+			return
+		}
 	}
-	t.Fatalf("the audit never read its %d bytes of input", n)
+	t.Fatalf("the audit never read its %d bytes of input and went quiet", n)
 }
