@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/leaderaudit/leaderaudit/internal/fdlimit"
 )
 
 // ReadBudget is the memory the readers of one Run hold between them, by
@@ -53,9 +55,9 @@ func newBudget(chains int, fdLimit int) *budget {
 	b.bufs = newSlots(max(min(ReadBudget/2/b.bufSize, maxOpen), 2))
 	// Descriptors: what the limit leaves after a reserve for everything
 	// else (stdout, the store's connections, watch's inotify).
-	fds := maxFDs
+	fds := fdlimit.Max
 	if fdLimit > 0 {
-		fds = min(fds, fdLimit-fdReserve)
+		fds = min(fds, fdLimit-fdlimit.Reserve)
 	}
 	b.fds = newSlots(max(fds, 2))
 	b.crowded = chains > b.bufs.cap() || chains > b.fds.cap()
@@ -105,12 +107,6 @@ func (b *budget) short() bool {
 
 // maxOpen bounds the files read at once (their buffers).
 const maxOpen = 64
-
-// maxFDs bounds the files open at once however high the descriptor limit.
-const maxFDs = 8192
-
-// fdReserve: descriptors left to everything but the log files.
-const fdReserve = 64
 
 // slots bound something readers hold (descriptors, buffers). A reader
 // takes one and gives it back when it waits on the merge while another

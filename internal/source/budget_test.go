@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaderaudit/leaderaudit/internal/fdlimit"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 
@@ -56,7 +57,7 @@ func TestManyFilesFewDescriptors(t *testing.T) {
 		return got, rd
 	}
 	want, _ := read(1 << 16)
-	got, rd := read(fdReserve + 3)
+	got, rd := read(fdlimit.Reserve + 3)
 	if rd.budget.fds.cap() != 3 {
 		t.Fatalf("descriptor slots %d", rd.budget.fds.cap())
 	}
@@ -77,7 +78,7 @@ func TestBudgetShrinksWithTheLogs(t *testing.T) {
 	if few.batch != batchSize || few.reorder != reorderMax || few.depth != chainDepth || few.bufSize != 256<<10 {
 		t.Errorf("7 logs: %+v", few)
 	}
-	if many.batch != 8 || many.reorder != 16 || many.depth != 0 || many.bufSize != 64<<10 || many.fds.cap() != 256-fdReserve || many.bufs.cap() != maxOpen {
+	if many.batch != 8 || many.reorder != 16 || many.depth != 0 || many.bufSize != 64<<10 || many.fds.cap() != 256-fdlimit.Reserve || many.bufs.cap() != maxOpen {
 		t.Errorf("1100 logs under ulimit -n 256: batch %d reorder %d buf %d fds %d bufs %d", many.batch, many.reorder, many.bufSize, many.fds.cap(), many.bufs.cap())
 	}
 }
