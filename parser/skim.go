@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"time"
@@ -95,12 +96,18 @@ var libraryWords = []string{
 // wall-clock key and time the slow path builds only when it needs them.
 type skimState struct {
 	last     [23]byte // stamp of the last record, when haveLast
-	max      [23]byte // stamp of the newest in-order record, when maxStale
+	max      [23]byte // stamp of the newest in-order record, when maxStale and not maxIsLast
 	haveLast bool     // last holds the stamp whose key p.lastKey stands for
 	keyStale bool     // p.lastKey is not yet key(last)
 	maxStale bool     // p.maxRec is not yet max
-	off      bool     // every line the slow way (tests)
-	taken    int64    // records the fast path finished
+	// maxIsLast: the newest in-order record is the last one, so max is
+	// not copied on every in-order line, only when a record goes back.
+	maxIsLast bool
+	off       bool  // every line the slow way (tests)
+	taken     int64 // records the fast path finished
+	// plain: Skim found no NUL and no '|' in the first 128 bytes of the
+	// line at hand, from one search per buffer instead of two per line.
+	plain bool
 	// loggers: the last few loggers the fast path read, with what they
 	// are; a line that ends with one is not searched for its logger.
 	loggers [8]seenLogger
@@ -114,6 +121,11 @@ type seenLogger struct {
 	kind     loggerKind
 	internal bool // brokerInternal(name)
 	broker   bool // a broker's own logger, never inside a connector (connectContext)
+	// era: what markEraOf gives every record of the logger (lgLog), and
+	// logPrefix whether it gives EraLogPrefix to a "[Log partition="
+	// message: read once per logger, not per line.
+	era       Era
+	logPrefix bool
 }
 
 // seenLogger finds the logger m ends with among the last few, and the
@@ -149,11 +161,30 @@ func (sk *skimState) see(tail []byte) *seenLogger {
 	e.kind = loggerClass(name)
 	e.internal = brokerInternal(name)
 	e.broker = bytes.HasPrefix(name, []byte("kafka.")) || bytes.HasPrefix(name, []byte("state."))
+	e.era, e.logPrefix = 0, false
+	if e.kind == lgLog {
+		e.era = logEra(name, nil)
+		e.logPrefix = e.era == 0 && logEra(name, []byte(logPrefixMsg)) == EraLogPrefix
+	}
 	return e
 }
 
 // stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
 const stampLen = 23
+
+// logPrefixMsg: how the message of a kafka.log.Log record that marks
+// EraLogPrefix begins.
+const logPrefixMsg = "[Log partition="
+
+// sameMinute: stamps a and b agree up to the seconds ("yyyy-MM-dd HH:mm:").
+func sameMinute(a, b []byte) bool {
+	return binary.LittleEndian.Uint64(a) == binary.LittleEndian.Uint64(b) &&
+		binary.LittleEndian.Uint64(a[8:]) == binary.LittleEndian.Uint64(b[8:]) && a[16] == b[16]
+}
+
+// secondsKey orders stamps of one minute as bytes.Compare does: its
+// bytes 15–22 ("m:ss,SSS") read big-endian.
+func secondsKey(st []byte) uint64 { return binary.BigEndian.Uint64(st[15:stampLen]) }
 
 // skim finishes line if it is a log4j record that no rule reads, and
 // reports whether it did. The caller has counted the line.
@@ -171,7 +202,8 @@ func (p *Parser) skim(line []byte) bool {
 		return false
 	}
 	st := line[1 : 1+stampLen]
-	if sk.haveLast && string(st[:17]) == string(sk.last[:17]) {
+	sameMin := sk.haveLast && sameMinute(st, sk.last[:])
+	if sameMin {
 		// The minute of the last record, checked then: the seconds and
 		// millis are left.
 		if st[17]-'0' > 6 || st[18]-'0' > 9 || st[17] == '6' && st[18] != '0' || st[19] != ',' || st[20]-'0' > 9 || st[21]-'0' > 9 || st[22]-'0' > 9 {
@@ -217,12 +249,23 @@ func (p *Parser) skim(line []byte) bool {
 	p.Stats.Layouts |= 1 << LayoutLog4j
 	p.Stats.ByLogger[lg]++
 	if lg == lgLog {
-		p.markEraOf(lg, logger, m)
+		// markEraOf, with what it reads of the logger read once.
+		p.Stats.Eras |= lgr.era
+		if lgr.logPrefix && p.Stats.Eras&EraLogPrefix == 0 && bytes.HasPrefix(m, []byte(logPrefixMsg)) {
+			p.Stats.Eras |= EraLogPrefix
+		}
 	}
 	// record()'s disorder count and newest time, by comparing stamps:
 	// fixed-width fields in range order as their wall-clock keys do.
 	var c int
-	if sk.haveLast {
+	if sameMin {
+		switch a, b := secondsKey(st), secondsKey(sk.last[:]); {
+		case a < b:
+			c = -1
+		case a > b:
+			c = 1
+		}
+	} else if sk.haveLast {
 		c = bytes.Compare(st, sk.last[:])
 	} else {
 		s, _, _ := parseStampLazy(st)
@@ -235,11 +278,17 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	if c < 0 {
 		p.Stats.OutOfOrder++
+		if sk.maxStale && sk.maxIsLast {
+			sk.max, sk.maxIsLast = sk.last, false
+		}
 	} else {
-		copy(sk.max[:], st)
-		sk.maxStale = true
+		sk.maxStale, sk.maxIsLast = true, true
 	}
-	copy(sk.last[:], st)
+	if sameMin {
+		copy(sk.last[17:], st[17:])
+	} else {
+		copy(sk.last[:], st)
+	}
 	sk.haveLast, sk.keyStale = true, true
 	sk.taken++
 	return true
@@ -250,16 +299,50 @@ func (p *Parser) skim(line []byte) bool {
 // bytes it took: what Line would do with them one by one. A reader hands
 // it what it has buffered before it splits lines itself.
 func (p *Parser) Skim(b []byte) int {
+	sk := &p.skimSt
+	defer func() { sk.plain = false }()
+	// nul, bar: the first NUL and '|' at or after off, or where the
+	// search for them stopped (a window past off: Skim is called again
+	// after every line it does not take, and must not search the whole
+	// buffer each time). A continuation line that has passed them looks
+	// again.
+	nul, bar := -1, -1
 	off := 0
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
-		if i < 0 || !p.skim(b[off:off+i]) {
+		if i < 0 {
 			return off
 		}
+		if i > 1 && b[off] == '\t' {
+			if nul < off {
+				nul = nextByte(b, off, 0)
+			}
+			if bar < off {
+				bar = nextByte(b, off, '|')
+			}
+			sk.plain = nul >= off+i && bar >= off+min(i, 128)
+		}
+		if !p.skim(b[off : off+i]) {
+			return off
+		}
+		sk.plain = false
 		p.lineNo++
 		p.Stats.Lines++
 		off += i + 1
 	}
+}
+
+// skimWindow: how far past a line nextByte looks.
+const skimWindow = 2048
+
+// nextByte is the index of the first c in b at or after off, or the end
+// of the window it searched.
+func nextByte(b []byte, off int, c byte) int {
+	w := b[off:min(len(b), off+skimWindow)]
+	if j := bytes.IndexByte(w, c); j >= 0 {
+		return off + j
+	}
+	return off + len(w)
 }
 
 // skimContinuation finishes a tab-indented line (a stack frame, a
@@ -274,7 +357,7 @@ func (p *Parser) skimContinuation(line []byte) bool {
 	case c == 'i' && p.Stats.ProtocolVersion == "", c == 'b' && len(p.Stats.Brokers) == 0:
 		return false
 	}
-	if len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0 {
+	if !p.skimSt.plain && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {
 		return false
 	}
 	p.Stats.Continuations++
@@ -445,6 +528,9 @@ func (p *Parser) skimSync() {
 		sk.keyStale = false
 	}
 	if sk.maxStale {
+		if sk.maxIsLast {
+			sk.max, sk.maxIsLast = sk.last, false
+		}
 		s, _, _ := parseStampLazy(sk.max[:])
 		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = time.Time{}, s, p.loc, true
 		p.haveMax = true
