@@ -231,6 +231,7 @@ type Parser struct {
 	// asm joins the lines of one failed send (assemble.go).
 	asm    assembler
 	skimSt skimState
+	topics map[string]string // topic
 }
 
 type tpRef struct {
