@@ -302,11 +302,11 @@ func (p *Parser) Skim(b []byte) int {
 	sk := &p.skimSt
 	defer func() { sk.plain = false }()
 	// nul, bar: the first NUL and '|' at or after off, or where the
-	// search for them stopped (a window past off: Skim is called again
-	// after every line it does not take, and must not search the whole
-	// buffer each time). A continuation line that has passed them looks
-	// again.
-	nul, bar := -1, -1
+	// search for them stopped (a window past off, w wide: Skim is called
+	// again after every line it does not take, and must not search the
+	// whole buffer each time; the window grows while Skim goes on). A
+	// continuation line that has passed them looks again.
+	nul, bar, w := -1, -1, skimWindow
 	off := 0
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
@@ -314,11 +314,14 @@ func (p *Parser) Skim(b []byte) int {
 			return off
 		}
 		if i > 1 && b[off] == '\t' {
-			if nul < off {
-				nul = nextByte(b, off, 0)
-			}
-			if bar < off {
-				bar = nextByte(b, off, '|')
+			if nul < off || bar < off {
+				if nul < off {
+					nul = nextByte(b, off, 0, w)
+				}
+				if bar < off {
+					bar = nextByte(b, off, '|', w)
+				}
+				w = min(2*w, maxSkimWindow)
 			}
 			sk.plain = nul >= off+i && bar >= off+min(i, 128)
 		}
@@ -332,13 +335,17 @@ func (p *Parser) Skim(b []byte) int {
 	}
 }
 
-// skimWindow: how far past a line nextByte looks.
-const skimWindow = 2048
+// skimWindow, maxSkimWindow: how far past a line nextByte first looks,
+// and at most.
+const (
+	skimWindow    = 256
+	maxSkimWindow = 16 << 10
+)
 
 // nextByte is the index of the first c in b at or after off, or the end
-// of the window it searched.
-func nextByte(b []byte, off int, c byte) int {
-	w := b[off:min(len(b), off+skimWindow)]
+// of the window of n bytes it searched.
+func nextByte(b []byte, off int, c byte, n int) int {
+	w := b[off:min(len(b), off+n)]
 	if j := bytes.IndexByte(w, c); j >= 0 {
 		return off + j
 	}
