@@ -293,6 +293,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		}
 	}
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
+		p.skimSt.noRecord(line)
 		p.continuation(line)
 		return
 	}

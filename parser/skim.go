@@ -113,6 +113,36 @@ type skimState struct {
 	loggers [8]seenLogger
 	nextLg  int
 	lastLg  int // the last found
+	// notRecords: the last few lines the slow path found to be no record
+	// in any layout (a stack trace's exception line, the logger line
+	// after a LogCleaner block), none tab-led or holding a NUL. Whether a
+	// line is a record depends on its bytes alone, so the same line again
+	// is a continuation without trying every layout.
+	notRecords [4][]byte
+	nextNR     int
+}
+
+// maxNotRecord: the longest line notRecords keeps.
+const maxNotRecord = 256
+
+// noRecord keeps line, which the slow path found to be no record.
+func (sk *skimState) noRecord(line []byte) {
+	if len(line) == 0 || len(line) > maxNotRecord || line[0] == '\t' || bytes.IndexByte(line, 0) >= 0 || sk.knownNoRecord(line) {
+		return
+	}
+	e := &sk.notRecords[sk.nextNR]
+	sk.nextNR = (sk.nextNR + 1) % len(sk.notRecords)
+	*e = append((*e)[:0], line...)
+}
+
+// knownNoRecord: line is one of notRecords.
+func (sk *skimState) knownNoRecord(line []byte) bool {
+	for _, e := range sk.notRecords {
+		if len(e) == len(line) && string(e) == string(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // seenLogger is a logger the fast path read: tail is "(" name ")".
@@ -199,6 +229,11 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	// "[" stamp "] " level " " message " (" logger ")"
 	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
+		if n > 0 && sk.knownNoRecord(line) {
+			// continuation(), with a record before and none held.
+			p.Stats.Continuations++
+			return true
+		}
 		return false
 	}
 	st := line[1 : 1+stampLen]

@@ -63,6 +63,7 @@ func skimCorpus(t *testing.T) map[string][]byte {
 // their first 128 bytes, and a '|' far from any), stamps that go back
 // within a minute and across one, the eras a kafka.log logger marks.
 func skimEdges() []byte {
+	const notLeader = "org.apache.kafka.common.errors.NotLeaderForPartitionException: This server is not the leader for that topic-partition.\n"
 	var b bytes.Buffer
 	rec := func(stamp, lv, msg, logger string) {
 		fmt.Fprintf(&b, "[2024-03-11 %s] %s %s (%s)\n", stamp, lv, msg, logger)
@@ -96,6 +97,25 @@ func skimEdges() []byte {
 			// is not the last one when the slow path takes over.
 			rec("09:00:00,000", "INFO", "Deleting segment 2", "kafka.log.Log")
 			b.WriteString(" (kafka.log.LogCleaner)\n")
+		}
+		if i%9 == 0 {
+			// A fetcher's error and its stack trace, the same each time:
+			// the exception line is no record in any layout.
+			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "WARN", "[ReplicaFetcherThread-0-2], Error in fetch", "kafka.server.ReplicaFetcherThread")
+			b.WriteString("java.io.IOException: Connection to 2 was disconnected before the response was read\n\tat kafka.utils.NetworkClientBlockingOps$.recursivePoll$2(NetworkClientBlockingOps.scala:137)\n")
+			b.WriteString("Caused by: java.io.IOException: Broken pipe\n")
+			b.WriteString(notLeader)
+		}
+		if i%13 == 0 {
+			// A block without its logger on the header line, which the
+			// slow path holds for the line after.
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] INFO [kafka-log-cleaner-thread-0]: \n\tLog cleaner thread 0 cleaned log t-0 (dirty section = [0, 0])\n (kafka.log.LogCleaner)\n", min, sec, ms)
+		}
+		if i%17 == 0 {
+			// The same exception line while a client's error is held for
+			// its stack trace: part of that record, not counted alone.
+			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "ERROR", "Error when sending message to topic orders with key: null, value: 5 bytes with error:", "org.apache.kafka.clients.producer.internals.ErrorLoggingCallback")
+			b.WriteString(notLeader)
 		}
 		if i%61 == 0 {
 			b.WriteString(strings.Repeat("\tat x.y(Z.java:1)\n", 200))
