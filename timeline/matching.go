@@ -36,18 +36,23 @@ func (t *Timeline) producerError(src int, ev *parser.Event, ref Ref) {
 	t.errs = append(t.errs, pe)
 }
 
+// The sink gets them in the order they were logged: one classified while
+// an earlier one waits for its election to go quiet waits with it, so that
+// which of them a sweep reached first does not decide the output's order.
 func (t *Timeline) matchErrors(before time.Time, all bool) {
 	n := 0
+	held := false // an error before this one is still in t.errs
 	for _, pe := range t.errs {
-		if !all && !pe.Time.Before(before) {
+		if !pe.matched && (all || pe.Time.Before(before)) {
+			pe.matched = t.match(pe, all)
+		}
+		if !pe.matched || held {
 			t.errs[n] = pe
 			n++
+			held = true
 			continue
 		}
-		if !t.match(pe, all) {
-			t.errs[n] = pe
-			n++
-		}
+		t.sink.ProducerError(pe)
 	}
 	for i := n; i < len(t.errs); i++ {
 		t.errs[i] = nil
@@ -115,7 +120,6 @@ func (t *Timeline) match(pe *ProducerError, final bool) bool {
 	pe.Match, pe.Election, pe.Lag = MatchNone, nil, 0
 	if !pe.Leadership {
 		pe.Match = MatchOther
-		t.sink.ProducerError(pe)
 		return true
 	}
 	tol, stale := t.cfg.SkewTolerance, t.cfg.StaleWindow
@@ -126,7 +130,6 @@ func (t *Timeline) match(pe *ProducerError, final bool) bool {
 			f = ps.idx.lookup(pe.Time, tol, stale, false)
 			if f.during == nil && f.after == nil {
 				t.matchRecent(pe, ps)
-				t.sink.ProducerError(pe)
 				return true
 			}
 		}
@@ -166,7 +169,6 @@ func (t *Timeline) match(pe *ProducerError, final bool) bool {
 			f.after.ProducerErrors++
 		}
 	}
-	t.sink.ProducerError(pe)
 	return true
 }
 

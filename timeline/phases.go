@@ -42,7 +42,16 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 	if epoch == Unknown {
 		// TRACE lines after "received" carry only the correlation id.
 		if m := t.corrs[sb]; m != nil {
-			if c, ok := m[tp]; ok && (ev.CorrelationID < 0 || c.corr == ev.CorrelationID || c.corr < 0) {
+			// A line naming the request's correlation id belongs to it
+			// however slow the broker was (a follower truncating many
+			// logs one by one before "started fetcher"), up to EmitAfter;
+			// one without it only within Quiet. By the line's time, not
+			// by whether a sweep has forgotten the request yet.
+			c, ok := m[tp]
+			age := ev.Time.Sub(c.t)
+			exact := ev.CorrelationID >= 0 && c.corr == ev.CorrelationID && age <= t.cfg.EmitAfter
+			loose := (ev.CorrelationID < 0 || c.corr < 0) && age <= t.cfg.Quiet
+			if ok && (exact || loose) {
 				epoch = c.key.LeaderEpoch
 				if ev.Phase == parser.PhaseCompleted {
 					delete(m, tp)
@@ -58,6 +67,7 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		k := keyFetch(src, ev.Broker, tp)
 		if _, ok := t.fetchHeld[k]; !ok {
 			t.fetchHeld[k] = heldPhase{ev: *ev, ref: ref}
+			t.setTimer(timer{due: ev.Time.Add(time.Second), held: k, at: ev.Time})
 		}
 		return
 	}
@@ -100,9 +110,8 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 	if bt.Role == parser.RoleUnknown && ev.Role != parser.RoleUnknown {
 		bt.Role = ev.Role
 	}
-	first := bt.Phases[ev.Phase].IsZero()
+	first := bt.own(ev.Phase, ev.Time)
 	if first {
-		bt.Phases[ev.Phase] = ev.Time
 		t.touch(e, ev.Time, ref)
 	} else {
 		bt.Repeats++
@@ -165,7 +174,7 @@ func (t *Timeline) joinRequest(sb srcBroker, k Key, ev *parser.Event) {
 // had already applied the epoch in time is re-logging it: a repeat.
 func (t *Timeline) latePhase(src int, k Key, ev *parser.Event, ref Ref) {
 	e := t.episodes[k]
-	if e == nil || ev.Broker == Unknown {
+	if e == nil || ev.Broker == Unknown || t.due(e, ev.Time) {
 		return
 	}
 	bt := e.broker(ev.Broker)
@@ -178,11 +187,10 @@ func (t *Timeline) latePhase(src int, k Key, ev *parser.Event, ref Ref) {
 	if bt.Role == parser.RoleUnknown && ev.Role != parser.RoleUnknown {
 		bt.Role = ev.Role
 	}
-	if !bt.Phases[ev.Phase].IsZero() {
+	if !bt.own(ev.Phase, ev.Time) {
 		bt.Repeats++
 		return
 	}
-	bt.Phases[ev.Phase] = ev.Time
 	if ev.Phase == parser.PhaseEpochStart {
 		t.joinRequest(srcBroker{src, ev.Broker}, k, ev)
 	}
@@ -200,6 +208,7 @@ func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Pha
 	}
 	if bt.Phases[ph].IsZero() {
 		bt.Phases[ph] = at
+		bt.shared |= 1 << ph
 		if bt.late {
 			return
 		}
@@ -221,27 +230,44 @@ func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Pha
 // releaseHeld gives a held fetcher phase to the episode the broker was
 // already in: the partition's newest open episode, if this broker logged
 // a phase for it before the fetcher line (a follower's own sequence).
+//
+// "Newest" is as of the held line's own time, not of the release: the
+// release comes with the broker's next line or with a sweep, whichever is
+// first, and an election opened in between (the partition's next epoch)
+// is not the one the broker was in.
 func (t *Timeline) releaseHeld(src int, h heldPhase) {
 	tp := TP{h.ev.Topic, h.ev.Partition}
-	e := t.newestOpen(tp, h.ev.Time)
-	if e == nil {
+	ps := t.parts[tp]
+	if ps == nil {
 		t.Stats.Orphans++
 		return
 	}
+	for i := len(ps.open) - 1; i >= 0; i-- {
+		e := ps.open[i]
+		if h.ev.Time.Sub(e.LastActivity) > t.cfg.Quiet || !brokerPhaseBy(e, h.ev.Broker, h.ev.Time) {
+			continue
+		}
+		ev := h.ev
+		ev.LeaderEpoch = e.LeaderEpoch
+		t.phase(src, &ev, h.ref)
+		return
+	}
+	t.Stats.Orphans++
+}
+
+// brokerPhaseBy reports whether broker logged a phase of e at or before at.
+func brokerPhaseBy(e *Episode, broker int32, at time.Time) bool {
 	for _, bt := range e.Brokers {
-		if bt.Broker != h.ev.Broker {
+		if bt.Broker != broker {
 			continue
 		}
 		for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
-			if at := bt.Phases[ph]; !at.IsZero() && !at.After(h.ev.Time) {
-				ev := h.ev
-				ev.LeaderEpoch = e.LeaderEpoch
-				t.phase(src, &ev, h.ref)
-				return
+			if p := bt.Phases[ph]; !p.IsZero() && !p.After(at) {
+				return true
 			}
 		}
 	}
-	t.Stats.Orphans++
+	return false
 }
 
 func (t *Timeline) isrChange(ev *parser.Event, ref Ref) {
@@ -285,8 +311,7 @@ func (t *Timeline) truncation(src int, ev *parser.Event, ref Ref) {
 		// The fetcher's truncation is the per-partition "truncated" phase
 		// that 2.6+ no longer writes to state-change.log.
 		bt := t.brokerIn(e, ev.Broker, ev.Time, ref)
-		if bt.Phases[parser.PhaseTruncated].IsZero() {
-			bt.Phases[parser.PhaseTruncated] = ev.Time
+		if bt.own(parser.PhaseTruncated, ev.Time) {
 			if !bt.late {
 				t.touch(e, ev.Time, ref)
 			}

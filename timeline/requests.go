@@ -43,6 +43,7 @@ func (t *Timeline) requestStart(src int, ev *parser.Event) {
 	}
 	rq := &request{corr: ev.CorrelationID, role: ev.Role, start: ev.Time, last: ev.Time, ctrl: ev.Controller, source: src, brokerID: ev.Broker}
 	t.reqs[sb] = rq
+	t.setTimer(timer{due: rq.last.Add(t.cfg.Quiet), rq: rq})
 }
 
 func (t *Timeline) requestPhase(src int, ev *parser.Event) {
@@ -210,7 +211,9 @@ func (t *Timeline) closeRequests(all bool) {
 	if all || len(t.corrs) > 0 {
 		for sb, m := range t.corrs {
 			for tp, c := range m {
-				if all || t.watermark.Sub(c.t) > t.cfg.Quiet {
+				// Twice what phase allows: a line lagging the
+				// watermark may still be within it.
+				if all || t.watermark.Sub(c.t) > 2*max(t.cfg.Quiet, t.cfg.EmitAfter) {
 					delete(m, tp)
 				}
 			}

@@ -95,6 +95,8 @@ type Timeline struct {
 	burst       *Burst
 	nextBurstID int
 	ready       []*Episode
+	timers      timers
+	timerSeq    uint64
 }
 
 // New returns a timeline that hands finished episodes, errors and bursts to sink.
@@ -136,6 +138,9 @@ func (t *Timeline) Add(src int, ev *parser.Event) {
 	t.Stats.Events++
 	if ev.Time.After(t.watermark) {
 		t.watermark = ev.Time
+	}
+	if len(t.timers) > 0 {
+		t.runTimers(ev.Time)
 	}
 	ref := Ref{Source: src, Line: ev.Line}
 	t.seen(ev)
@@ -231,6 +236,11 @@ func (t *Timeline) client(id string, src int) *Client {
 // key was already finished (the line is late).
 func (t *Timeline) episode(k Key, at time.Time, ref Ref) *Episode {
 	if e := t.episodes[k]; e != nil {
+		if t.due(e, at) {
+			// Handed over as of at, whether or not a sweep has run since.
+			t.Stats.Late++
+			return nil
+		}
 		if at.Sub(e.LastActivity) > t.cfg.Quiet && !e.Start.IsZero() {
 			e.Late++
 			t.Stats.Late++
@@ -376,20 +386,54 @@ func (t *Timeline) Close() {
 
 // finish hands episodes whose end is before cutoff to the sink, ordered by
 // start time (then key), and groups them into bursts.
+//
+// A due episode that starts after one still open waits for it, so that the
+// sink sees elections in start order whatever the sweeps' cadence (how
+// many events came between them, which differs between a directory and a
+// store, or with one more producer log); not behind one open for longer
+// than EmitAfter, which only a broker logging new phases of one epoch for
+// that long could keep open.
 func (t *Timeline) finish(cutoff time.Time, all bool) {
 	var done []*Episode
+	var first *Episode // the first, in start order, of those not due
 	t.minEnd = time.Time{}
 	for _, e := range t.episodes {
-		if all || e.End.Before(cutoff) {
+		if all || t.due(e, t.watermark) {
 			done = append(done, e)
-		} else if t.minEnd.IsZero() || e.End.Before(t.minEnd) {
+			continue
+		}
+		if t.minEnd.IsZero() || e.End.Before(t.minEnd) {
 			t.minEnd = e.End
 		}
+		if !e.Start.Before(cutoff.Add(-t.cfg.EmitAfter)) && (first == nil || lessEpisode(e, first)) {
+			first = e
+		}
+	}
+	if first != nil {
+		n := 0
+		for _, e := range done {
+			if lessEpisode(e, first) {
+				done[n] = e
+				n++
+			} else if t.minEnd.IsZero() || e.End.Before(t.minEnd) {
+				t.minEnd = e.End
+			}
+		}
+		done = done[:n]
 	}
 	if len(done) == 0 {
 		return
 	}
 	t.emit(done)
+}
+
+// due reports whether e is handed to the sink as of at: EmitAfter past its
+// end and quiet (a --stale-window shorter than --quiet does not cut an
+// election that is still logging). A line for it after that is late, as it
+// is once a sweep has handed it over; deciding by the line's time keeps
+// the sweeps' cadence out of the result.
+func (t *Timeline) due(e *Episode, at time.Time) bool {
+	return !e.End.IsZero() && at.Sub(e.End) > t.cfg.EmitAfter && at.Sub(e.LastActivity) > t.cfg.Quiet
 }
 
 func lessEpisode(a, b *Episode) bool {

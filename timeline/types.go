@@ -55,6 +55,22 @@ type BrokerTimeline struct {
 	// late: its first phase came after the episode went quiet; its lines
 	// do not move Start or End. begun: First and CatchUp are set.
 	late, begun bool
+	// shared: phases timed from the broker's whole request (2.6+ INFO,
+	// KRaft), which a line about this partition replaces, in whichever
+	// order the two come: it is the partition's own time, not a repeat.
+	shared uint32
+}
+
+// own reports whether phase ph is still to be timed by a line about the
+// partition (not yet timed, or only from the broker's whole request), and
+// if so takes it as at.
+func (b *BrokerTimeline) own(ph parser.Phase, at time.Time) bool {
+	if !b.Phases[ph].IsZero() && b.shared&(1<<ph) == 0 {
+		return false
+	}
+	b.Phases[ph] = at
+	b.shared &^= 1 << ph
+	return true
 }
 
 // Applied is how long the broker took to apply the change: from the first
@@ -247,6 +263,8 @@ type ProducerError struct {
 	// Ref: the first line it was built from; Lines: all of them.
 	Ref   Ref
 	Lines []Ref
+
+	matched bool // classified, waiting for the errors before it
 }
 
 // Burst groups episodes that started within Config.BurstGap of each other

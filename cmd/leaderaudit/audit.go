@@ -340,6 +340,8 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 	// partition's newest open election) depends on the order of lines
 	// that carry the same millisecond — an order a log store without the
 	// shipper's offset cannot give back (source's tie order).
+	// (The cadence changes how much the timeline holds, not what it
+	// reports: TestSweepCadenceDoesNotChangeTheAudit.)
 	var last time.Time
 	due := false
 	rd.Run(ctx, func(src int, ev *parser.Event) {
@@ -352,7 +354,7 @@ func (a *AuditCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		}
 		tl.Add(src, ev)
 		n++
-		if n&1023 == 0 {
+		if n%sweepEvery == 0 {
 			due = true
 		}
 		last = ev.Time
@@ -452,3 +454,7 @@ func writeHeapProfile(name string) error {
 	}
 	return nil
 }
+
+// sweepEvery: events between two of the timeline's sweeps (a variable for
+// the test that varies it).
+var sweepEvery int64 = 1024

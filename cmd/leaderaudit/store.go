@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/follow"
@@ -31,10 +32,15 @@ type storeFlags struct {
 	StoreRetries     int           `name:"store-retries" group:"log store" default:"4" help:"Retries of a request that failed with a connection error or a 5xx, with backoff from 500 ms; 4xx answers are not retried."`
 
 	getenv func(string) string // tests; os.Getenv otherwise
+	// openStore, in tests, replaces the VictoriaLogs client.
+	openStore func() (logstore.Store, error)
 }
 
 // open makes the store client.
 func (sf *storeFlags) open() (logstore.Store, error) {
+	if sf.openStore != nil {
+		return sf.openStore()
+	}
 	getenv := sf.getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -170,13 +176,66 @@ type tailStream struct {
 	name string
 	loc  *time.Location
 	raw  bool
+	tie  source.TieOrder
+	held bool
 }
+
+// tieWait: how long the tail's last millisecond is held for more rows of
+// it when none with a later _time comes.
+const tieWait = 200 * time.Millisecond
 
 // Run tails until ctx is done. A broken connection or a 5xx is retried
 // with backoff (up to 30 s apart), resuming after the last row's time;
 // rows at that very time that had not arrived are lost. A 4xx ends it.
+//
+// The tail answers in _time order only: rows of one stream with the same
+// _time are held until a later row (or tieWait) and put back in the order
+// their lines say, as audit --from does for a store without the shipper's
+// offset.
 func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 	streams := map[string]*tailStream{}
+	var (
+		mu   sync.Mutex // the tail's callback and the quiet timer
+		at   time.Time  // the _time of the rows held
+		held []*tailStream
+		done bool
+	)
+	// release sends the rows held, every stream's in its lines' order,
+	// as one batch; mu is held.
+	release := func() error {
+		if len(held) == 0 || done {
+			return nil
+		}
+		var batch []follow.Line
+		for _, st := range held {
+			st.tie.Release(st.raw, st.loc, func(row *logstore.Row) {
+				source.RowLines(row, &st.raw, st.loc, func(line []byte) {
+					batch = append(batch, follow.Line{Path: st.name, Text: append([]byte(nil), line...)})
+				})
+			})
+			st.held = false
+		}
+		clear(held)
+		held = held[:0]
+		select {
+		case out <- batch:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	quiet := time.AfterFunc(time.Hour, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		release()
+	})
+	quiet.Stop()
+	defer func() {
+		quiet.Stop()
+		mu.Lock()
+		done = true // out is closed once Run returns
+		mu.Unlock()
+	}()
 	var last time.Time
 	backoff := logstore.Backoff{Max: 30 * time.Second}
 	for {
@@ -191,6 +250,8 @@ func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 				return nil // seen before the reconnect
 			}
 			got = true
+			mu.Lock()
+			defer mu.Unlock()
 			if row.Time.After(last) {
 				last = row.Time
 			}
@@ -201,17 +262,23 @@ func (t *storeTail) Run(ctx context.Context, out chan<- []follow.Line) error {
 				st = &tailStream{name: name, loc: t.locFor(strings.TrimPrefix(name, t.s.String()+"/"))}
 				streams[row.Stream] = st
 			}
-			var batch []follow.Line
-			source.RowLines(row, &st.raw, st.loc, func(line []byte) {
-				batch = append(batch, follow.Line{Path: st.name, Text: append([]byte(nil), line...)})
-			})
-			select {
-			case out <- batch:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
+			if !row.Time.Equal(at) {
+				if err := release(); err != nil {
+					return err
+				}
+				at = row.Time
 			}
+			st.tie.Hold(row)
+			if !st.held {
+				st.held = true
+				held = append(held, st)
+			}
+			quiet.Reset(tieWait)
+			return nil
 		})
+		mu.Lock()
+		release()
+		mu.Unlock()
 		if ctx.Err() != nil {
 			return nil
 		}

@@ -38,6 +38,13 @@ func watchRecords(t *testing.T, tz []string, paths ...string) (string, *report.R
 	w := &cli.Watch
 	w.Read.TZ = tz
 	rep := watchReport(t, w)
+	return renderWatch(t, rep), rep
+}
+
+// renderWatch renders watch's exit report as JSON lines, the elections and
+// producer errors its collector kept first.
+func renderWatch(t *testing.T, rep *report.Report) string {
+	t.Helper()
 	var out bytes.Buffer
 	jw := report.NewJSONWriter(&out, rep.Agg.Opt.Loc)
 	jw.Path = rep.SourcePath
@@ -50,5 +57,5 @@ func watchRecords(t *testing.T, tz []string, paths ...string) (string, *report.R
 	if err := rep.WriteJSON(jw); err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), rep
+	return out.String()
 }

@@ -248,3 +248,29 @@ func (s *store) endTie(x *storeStream) {
 	}
 	t.reset()
 }
+
+// TieOrder holds one stream's rows that share a _time and gives them back
+// in the order their lines say, for a follower of a store's tail: the tail
+// answers in _time order only, so its rows' order within a millisecond is
+// never the shipper's, whatever offset it sent.
+type TieOrder struct{ t tie }
+
+// Hold keeps a copy of row.
+func (o *TieOrder) Hold(row *logstore.Row) {
+	o.t.hold(row)
+	o.t.unordered = true
+}
+
+// Len is the number of rows held.
+func (o *TieOrder) Len() int { return len(o.t.rows) }
+
+// Release hands the rows held to fn in their lines' order (raw and loc as
+// for RowLines: the stream's state and zone) and forgets them; fn must not
+// keep a row's Msg.
+func (o *TieOrder) Release(raw bool, loc *time.Location, fn func(*logstore.Row)) {
+	o.t.order(raw, loc)
+	for i := range o.t.rows {
+		fn(&o.t.rows[i].row)
+	}
+	o.t.reset()
+}
