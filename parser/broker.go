@@ -644,10 +644,12 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	if !ok {
 		return false
 	}
-	if bytes.Contains(body, []byte("with topic id ")) {
+	// An era once marked is not looked for again: these searches run
+	// over every epoch line of a state-change.log.
+	if p.Stats.Eras&EraTopicID == 0 && bytes.Contains(body, []byte("with topic id ")) {
 		p.Stats.Eras |= EraTopicID
 	}
-	if bytes.Contains(body, []byte("Previous leader Some(")) || bytes.Contains(body, []byte("Previous leader None")) {
+	if p.Stats.Eras&EraPreviousLeader == 0 && (bytes.Contains(body, []byte("Previous leader Some(")) || bytes.Contains(body, []byte("Previous leader None"))) {
 		p.Stats.Eras |= EraPreviousLeader
 	}
 	ev := p.start(KindPhase)
@@ -661,16 +663,18 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	} else if v, ok := intAfter(body, "Current leader is "); ok {
 		ev.Leader = int32(v)
 	}
-	if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 && role == RoleLeader {
-		// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
-		// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
-		v := body[isr+5:]
-		e := bytes.IndexAny(v, " ,")
-		if len(v) > 0 && v[0] == '[' {
-			e = bytes.IndexByte(v, ']') + 1
-		}
-		if e > 0 {
-			ev.ISR = parseIntList(v[:e])
+	if role == RoleLeader {
+		if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 {
+			// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
+			// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
+			v := body[isr+5:]
+			e := bytes.IndexAny(v, " ,")
+			if len(v) > 0 && v[0] == '[' {
+				e = bytes.IndexByte(v, ']') + 1
+			}
+			if e > 0 {
+				ev.ISR = parseIntList(v[:e])
+			}
 		}
 	}
 	p.send()
