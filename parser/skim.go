@@ -120,6 +120,9 @@ type skimState struct {
 	// is a continuation without trying every layout.
 	notRecords [4][]byte
 	nextNR     int
+	// wrapped: the record held (pendWrapped) is one skimWrapped took,
+	// whose dispatch does nothing.
+	wrapped bool
 }
 
 // maxNotRecord: the longest line notRecords keeps.
@@ -220,6 +223,15 @@ func secondsKey(st []byte) uint64 { return binary.BigEndian.Uint64(st[15:stampLe
 // reports whether it did. The caller has counted the line.
 func (p *Parser) skim(line []byte) bool {
 	sk := &p.skimSt
+	if sk.wrapped && p.pend.kind == pendWrapped && len(line) > 1 && line[0] == '\t' && len(p.held) == 0 {
+		// continuation() of the record skimWrapped held: counted, and
+		// the held record dispatched, which does nothing.
+		if !p.skimContinuation(line) {
+			return false
+		}
+		p.pend.kind, sk.wrapped = pendNone, false
+		return true
+	}
 	if sk.off || !p.haveRecord || p.pend.kind != pendNone || len(p.held) > 0 || p.Stats.First.IsZero() {
 		return false
 	}
@@ -233,6 +245,9 @@ func (p *Parser) skim(line []byte) bool {
 			// continuation(), with a record before and none held.
 			p.Stats.Continuations++
 			return true
+		}
+		if n > stampLen+8 && line[0] == '[' && line[stampLen+1] == ']' && line[stampLen+2] == ' ' && line[n-1] != ')' {
+			return p.skimWrapped(line)
 		}
 		return false
 	}
@@ -290,8 +305,16 @@ func (p *Parser) skim(line []byte) bool {
 			p.Stats.Eras |= EraLogPrefix
 		}
 	}
-	// record()'s disorder count and newest time, by comparing stamps:
-	// fixed-width fields in range order as their wall-clock keys do.
+	p.skimOrder(st, sameMin)
+	sk.taken++
+	return true
+}
+
+// skimOrder is record()'s disorder count and newest time for a record
+// of stamp st (sameMin: in the last record's minute), by comparing
+// stamps: fixed-width fields in range order as their wall-clock keys do.
+func (p *Parser) skimOrder(st []byte, sameMin bool) {
+	sk := &p.skimSt
 	var c int
 	if sameMin {
 		switch a, b := secondsKey(st), secondsKey(sk.last[:]); {
@@ -325,7 +348,64 @@ func (p *Parser) skim(line []byte) bool {
 		copy(sk.last[:], st)
 	}
 	sk.haveLast, sk.keyStale = true, true
+}
+
+// skimWrapped takes a log4j record with no "(logger)" on its line (a
+// LogCleaner statistics block's head, whose logger comes after the
+// block): record() counts it and dispatch holds it for one line, as it
+// may be a hard-wrapped paste (pendWrapped). Taken only when dispatching
+// it later does nothing; the tab-led line after it then finishes it in
+// skim, any other goes the slow way with the record held as dispatch
+// holds it.
+func (p *Parser) skimWrapped(line []byte) bool {
+	sk := &p.skimSt
+	st := line[1 : 1+stampLen]
+	if !fixedStamp(st) {
+		return false
+	}
+	lv, k := parseLevel(line[stampLen+3:])
+	if lv == LevelNone {
+		return false
+	}
+	i := stampLen + 3 + k
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	m := bytes.TrimRight(line[i:], " \t\r")
+	if len(m) == 0 || m[len(m)-1] == ')' {
+		return false
+	}
+	_, m = connectContext(m, nil)
+	if !p.wrappedQuiet(lv, m) {
+		return false
+	}
+	p.Stats.Records++
+	p.Stats.Levels |= 1 << lv
+	p.Stats.Layouts |= 1 << LayoutLog4j
+	p.Stats.ByLogger[lgNone]++
+	p.skimOrder(st, sk.haveLast && sameMinute(st, sk.last[:]))
+	// hold(pendWrapped, line).
+	s, _, _ := parseStampLazy(st)
+	p.pend.kind, p.pend.line, p.pend.time = pendWrapped, p.lineNo, s.time(p.loc)
+	p.pend.head = append(p.pend.head[:0], line...)
+	p.pend.conts, p.pend.size = p.pend.conts[:0], 0
+	sk.wrapped = true
 	sk.taken++
+	return true
+}
+
+// wrappedQuiet: dispatch does nothing with a loggerless log4j record of
+// level lv and message m, first (configNotice) or when it finishes the
+// held record (the default branch with no logger).
+func (p *Parser) wrappedQuiet(lv Level, m []byte) bool {
+	switch {
+	case configShaped(m), bytes.HasPrefix(m, []byte("ProducerConfig values:")),
+		bytes.HasPrefix(m, []byte("[Broker id=")), bytes.HasPrefix(m, []byte("[Controller id=")),
+		bytes.HasPrefix(m, []byte("Broker ")), bytes.HasPrefix(m, []byte("Controller ")),
+		goClientMsg(m), len(p.Stats.Brokers) == 0 && len(m) > 1 && m[1]|0x20 == 'b',
+		mayBeClientFailure(lv, m), containsAny(m, clientWords):
+		return false
+	}
 	return true
 }
 
@@ -360,11 +440,13 @@ func (p *Parser) Skim(b []byte) int {
 			}
 			sk.plain = nul >= off+i && bar >= off+min(i, 128)
 		}
+		// As Line, the line is numbered before skim reads it.
+		p.lineNo++
 		if !p.skim(b[off : off+i]) {
+			p.lineNo--
 			return off
 		}
 		sk.plain = false
-		p.lineNo++
 		p.Stats.Lines++
 		off += i + 1
 	}
@@ -578,7 +660,7 @@ func (p *Parser) skimSync() {
 		p.haveMax = true
 		sk.maxStale = false
 	}
-	sk.haveLast = false
+	sk.haveLast, sk.wrapped = false, false
 }
 
 // quietLoggers: loggers that write much of a broker's server.log and none

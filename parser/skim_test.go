@@ -109,13 +109,25 @@ func skimEdges() []byte {
 		if i%13 == 0 {
 			// A block without its logger on the header line, which the
 			// slow path holds for the line after.
-			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] INFO [kafka-log-cleaner-thread-0]: \n\tLog cleaner thread 0 cleaned log t-0 (dirty section = [0, 0])\n (kafka.log.LogCleaner)\n", min, sec, ms)
+			hour := 10
+			if i%26 == 0 {
+				hour = 9 // back in time
+			}
+			fmt.Fprintf(&b, "[2024-03-11 %02d:%02d:%02d,%03d] INFO [kafka-log-cleaner-thread-0]: \n\tLog cleaner thread 0 cleaned log t-0 (dirty section = [0, 0])\n (kafka.log.LogCleaner)\n", hour, min, sec, ms)
 		}
 		if i%17 == 0 {
 			// The same exception line while a client's error is held for
 			// its stack trace: part of that record, not counted alone.
 			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "ERROR", "Error when sending message to topic orders with key: null, value: 5 bytes with error:", "org.apache.kafka.clients.producer.internals.ErrorLoggingCallback")
 			b.WriteString(notLeader)
+		}
+		if i%23 == 0 {
+			// Loggerless heads whose held record does matter: a client's
+			// failed send, a broker's own line, a paste wrapped mid-line
+			// (the next line glued back on).
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] WARN Failed to send batch to orders-3: \n\tat a.B(C.java:1)\n", min, sec, ms)
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] INFO [Broker id=1] Leader orders-3 starts at leader epoch %d from offset 0 with high watermark 0 ISR [1]\n\tat a.B(C.java:1)\n", min, sec, ms, i)
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] INFO [Broker id=1] Leader orders-4 starts at leader\n epoch %d from offset 0 with high watermark 0 ISR [1] (state.change.logger)\n", min, sec, ms, i)
 		}
 		if i%61 == 0 {
 			b.WriteString(strings.Repeat("\tat x.y(Z.java:1)\n", 200))
