@@ -476,9 +476,11 @@ func nextByte(b []byte, off int, c byte, n int) int {
 // not a config line continuation() reads.
 func (p *Parser) skimContinuation(line []byte) bool {
 	switch c := line[1]; {
-	case c == ' ' || c == '\t' || c == '[' || c == '{' || isDigit(c):
-		return false
 	case c == 'i' && p.Stats.ProtocolVersion == "", c == 'b' && len(p.Stats.Brokers) == 0:
+		return false
+	case (c == ' ' || c == '\t' || c == '[' || c == '{' || isDigit(c)) && indentedRecord(line) != nil:
+		// Maybe a whole record indented (LogCleaner's "\t22.4 MB of
+		// log processed" is not).
 		return false
 	}
 	if !p.skimSt.plain && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {

@@ -86,6 +86,11 @@ func skimEdges() []byte {
 			b.WriteString("\t" + strings.Repeat("y", 130) + "| z\n")
 		case 4:
 			b.WriteString("\tat p|q(Log.scala:3)\n")
+			// Digit-led and bracketed continuation lines, and records
+			// indented whole.
+			b.WriteString("\t22.4 MB of log processed in 1.1 seconds (21.0 MB/sec).\n\t[0, 71582] dirty\n\t{not json\n")
+			fmt.Fprintf(&b, "\t[2024-03-11 10:%02d:%02d,%03d] INFO indented whole (kafka.server.KafkaServer)\n", min, sec, ms)
+			fmt.Fprintf(&b, "\t 2024-03-11 10:%02d:%02d,%03d INFO  [main] o.a.k.App: indented Spring-like\n", min, sec, ms)
 		case 5:
 			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, (ms+999)%1000), "WARN", "Found a corrupted index file", "kafka.log.OffsetIndex")
 		case 6:
