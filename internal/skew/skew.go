@@ -27,6 +27,7 @@ package skew
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -103,7 +104,13 @@ type pastEpoch struct {
 	epoch    int32
 	decided  Point
 	decision bool
-	applied  []Point
+	// applied: the appliers' lines while no decision is known, to pair
+	// with it when it comes; srcs: once it is known, only the sources
+	// already paired. Every broker's file names every epoch, so these grow
+	// with sources × partitions: a source id is a twelfth of a Point (1,100
+	// copies of one dense state-change.log kept 25 MB of Points here).
+	applied []Point
+	srcs    []int32
 }
 
 // farMax: deltas kept per pair of sources that lie beyond Window.
@@ -201,6 +208,7 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 				for _, a := range pe.applied {
 					e.pair(k, pe.epoch, pt, a)
 				}
+				pe.paired()
 			}
 			return
 		}
@@ -220,8 +228,8 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 		}
 		st := e.part(k, ev.LeaderEpoch)
 		if st == nil {
-			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !hasSrc(pe.applied, src) {
-				pe.applied = append(pe.applied, pt)
+			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !slices.Contains(pe.srcs, int32(src)) {
+				pe.srcs = append(pe.srcs, int32(src))
 				e.pair(k, pe.epoch, pe.decided, pt)
 			}
 			return
@@ -352,7 +360,24 @@ func (e *Estimator) finish(k tp, st *partState) {
 	pe := &st.past[st.npast%pastEpochs]
 	st.npast++
 	pe.epoch, pe.decided, pe.decision = st.epoch, st.decided, st.decision
-	pe.applied = append(pe.applied[:0], st.applied...)
+	pe.srcs = pe.srcs[:0]
+	if pe.decision {
+		pe.applied = nil
+		for _, a := range st.applied {
+			pe.srcs = append(pe.srcs, int32(a.Src))
+		}
+	} else {
+		pe.applied = append(pe.applied[:0], st.applied...)
+	}
+}
+
+// paired keeps of the appliers, once they are paired, only their sources.
+func (pe *pastEpoch) paired() {
+	pe.srcs = pe.srcs[:0]
+	for _, a := range pe.applied {
+		pe.srcs = append(pe.srcs, int32(a.Src))
+	}
+	pe.applied = nil
 }
 
 // pair records "controller decided epoch E → broker applied E".
@@ -384,15 +409,6 @@ func (e *Estimator) pastOf(k tp, epoch int32) *pastEpoch {
 		}
 	}
 	return nil
-}
-
-func hasSrc(l []Point, src int) bool {
-	for _, p := range l {
-		if p.Src == src {
-			return true
-		}
-	}
-	return false
 }
 
 // before orders pairs by the bound they allow, ties by the lines' times and
