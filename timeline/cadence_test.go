@@ -11,9 +11,9 @@ import (
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 
-// runSwept is runFiles with the timeline swept every `every` events (0:
-// only at the end).
-func runSwept(t *testing.T, every int, paths ...string) *collect {
+// runSwept reads the files as audit does into a timeline swept every
+// `every` events (0: only at the end).
+func runSwept(t *testing.T, cfg Config, every int, paths ...string) *collect {
 	t.Helper()
 	ins := make([]source.Input, len(paths))
 	for i, p := range paths {
@@ -21,7 +21,7 @@ func runSwept(t *testing.T, every int, paths ...string) *collect {
 	}
 	rd := source.NewReader(ins, func(string) *time.Location { return time.UTC })
 	c := &collect{}
-	tl := New(Config{}, c)
+	tl := New(cfg, c)
 	n := 0
 	rd.Run(context.Background(), func(src int, ev *parser.Event) {
 		tl.Add(src, ev)
@@ -30,6 +30,11 @@ func runSwept(t *testing.T, every int, paths ...string) *collect {
 		}
 	})
 	tl.Close()
+	for _, s := range rd.Sources {
+		if s.Err != nil {
+			t.Fatalf("%s: %v", s.Path, s.Err)
+		}
+	}
 	return c
 }
 
@@ -46,7 +51,7 @@ func TestPartitionLineTimesAFollowerNotItsRequest(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "incidents", "case3-acks1-zk-expiry", "broker-2")
 	want := time.Date(2021, 6, 14, 10, 15, 25, 334e6, time.UTC)
 	for _, every := range []int{1, 7, 0} {
-		c := runSwept(t, every, filepath.Join(dir, "state-change.log"), filepath.Join(dir, "server.log"))
+		c := runSwept(t, Config{}, every, filepath.Join(dir, "state-change.log"), filepath.Join(dir, "server.log"))
 		for _, k := range []struct {
 			topic       string
 			part, epoch int32
@@ -92,7 +97,7 @@ func TestSlowFollowerKeepsItsRequestsLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, every := range []int{1, 2, 0} {
-		c := runSwept(t, every, path)
+		c := runSwept(t, Config{}, every, path)
 		bt := c.find(t, "__consumer_offsets", 0, 100).broker(1)
 		for _, ph := range []parser.Phase{parser.PhaseTruncated, parser.PhaseStartedFetcher, parser.PhaseCompleted} {
 			if bt.Phases[ph].IsZero() {

@@ -1,14 +1,12 @@
 package timeline
 
 import (
-	"context"
 	"os"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/leaderaudit/leaderaudit/internal/source"
 	"github.com/leaderaudit/leaderaudit/parser"
 )
 
@@ -35,27 +33,11 @@ func (c *collect) find(t *testing.T, topic string, partition, epoch int32) *Epis
 }
 
 // runFiles reads the files as audit does (source.Reader: one parser per
-// file, merged in time order, zone-less times as UTC) into a timeline.
+// file, merged in time order, zone-less times as UTC) into a timeline
+// swept after every event.
 func runFiles(t *testing.T, cfg Config, paths ...string) *collect {
 	t.Helper()
-	ins := make([]source.Input, len(paths))
-	for i, p := range paths {
-		ins[i] = source.Input{Path: p, Chain: p}
-	}
-	rd := source.NewReader(ins, func(string) *time.Location { return time.UTC })
-	c := &collect{}
-	tl := New(cfg, c)
-	rd.Run(context.Background(), func(src int, ev *parser.Event) {
-		tl.Add(src, ev)
-		tl.Advance(ev.Time)
-	})
-	tl.Close()
-	for _, s := range rd.Sources {
-		if s.Err != nil {
-			t.Fatalf("%s: %v", s.Path, s.Err)
-		}
-	}
-	return c
+	return runSwept(t, cfg, 1, paths...)
 }
 
 func ts(s string) time.Time {
