@@ -99,11 +99,25 @@ type partState struct {
 // pastEpochs: finished epochs kept per partition.
 const pastEpochs = 4
 
+// pastApplied: broker lines kept per finished epoch still waiting for its
+// decision (see pastEpoch).
+const pastApplied = 16
+
+// pastEpoch keeps of a finished epoch only what a late line can still use.
+// A decided epoch pairs a late broker line with its decision and needs only
+// to know which sources it paired already (ids, not their lines: a dense set
+// of 1,100 files of one broker kept 34 MB of such lines, 4 epochs × every
+// source × every partition). An epoch still waiting for its decision keeps
+// its broker lines, to pair them when the decision comes: the first
+// pastApplied of them. An epoch is applied by the partition's replicas, a
+// few files each; more sources than that naming one epoch are copies of
+// one broker's lines, and their pairs say nothing the first ones do not.
 type pastEpoch struct {
 	epoch    int32
 	decided  Point
 	decision bool
 	applied  []Point
+	srcs     []int32
 }
 
 // farMax: deltas kept per pair of sources that lie beyond Window.
@@ -201,6 +215,7 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 				for _, a := range pe.applied {
 					e.pair(k, pe.epoch, pt, a)
 				}
+				pe.keepSources()
 			}
 			return
 		}
@@ -220,8 +235,8 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 		}
 		st := e.part(k, ev.LeaderEpoch)
 		if st == nil {
-			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !hasSrc(pe.applied, src) {
-				pe.applied = append(pe.applied, pt)
+			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !hasSrc(pe.srcs, src) {
+				pe.srcs = append(pe.srcs, int32(src))
 				e.pair(k, pe.epoch, pe.decided, pt)
 			}
 			return
@@ -352,7 +367,23 @@ func (e *Estimator) finish(k tp, st *partState) {
 	pe := &st.past[st.npast%pastEpochs]
 	st.npast++
 	pe.epoch, pe.decided, pe.decision = st.epoch, st.decided, st.decision
-	pe.applied = append(pe.applied[:0], st.applied...)
+	pe.applied, pe.srcs = pe.applied[:0], pe.srcs[:0]
+	if st.decision {
+		for _, a := range st.applied {
+			pe.srcs = append(pe.srcs, int32(a.Src))
+		}
+	} else {
+		pe.applied = append(pe.applied, st.applied[:min(len(st.applied), pastApplied)]...)
+	}
+}
+
+// keepSources drops a past epoch's broker lines once they are paired,
+// keeping which sources they came from.
+func (pe *pastEpoch) keepSources() {
+	for _, a := range pe.applied {
+		pe.srcs = append(pe.srcs, int32(a.Src))
+	}
+	pe.applied = nil
 }
 
 // pair records "controller decided epoch E → broker applied E".
@@ -386,9 +417,9 @@ func (e *Estimator) pastOf(k tp, epoch int32) *pastEpoch {
 	return nil
 }
 
-func hasSrc(l []Point, src int) bool {
-	for _, p := range l {
-		if p.Src == src {
+func hasSrc(l []int32, src int) bool {
+	for _, s := range l {
+		if int(s) == src {
 			return true
 		}
 	}
