@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -105,4 +106,41 @@ func TestWrappedNoiseDoesNotAllocate(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("wrapped noise lines allocate %.1f times per pass", allocs)
 	}
+}
+
+// A buffer of server.log noise as the file reader hands it to Skim: log4j
+// records of the busiest loggers and the stack frames and statistics lines
+// between them, all taken by the fast path.
+func BenchmarkSkim(b *testing.B) {
+	var buf []byte
+	for i := range 64 {
+		sec := i % 60
+		buf = fmt.Appendf(buf, "[2024-03-11 10:00:%02d,%03d] INFO [Log partition=orders-%d, dir=/var/lib/kafka/data] Rolled new log segment at offset %d in 3 ms. (kafka.log.Log)\n", sec, i*13%1000, i%12, 55012+i)
+		buf = fmt.Appendf(buf, "[2024-03-11 10:00:%02d,%03d] INFO Deleting index /var/lib/kafka/data/orders-%d/00000000000000055012.timeindex.deleted (kafka.log.TimeIndex)\n", sec, i*13%1000, i%12)
+		buf = fmt.Appendf(buf, "[2024-03-11 10:00:%02d,%03d] WARN [ReplicaFetcherThread-0-2], Error in fetch kafka.server.ReplicaFetcherThread$FetchRequest@%x (kafka.server.ReplicaFetcherThread)\n", sec, i*13%1000, i)
+		buf = append(buf, "\tat kafka.utils.NetworkClientBlockingOps$.recursivePoll$2(NetworkClientBlockingOps.scala:137)\n\tat kafka.server.AbstractFetcherThread.doWork(AbstractFetcherThread.scala:103)\n"...)
+	}
+	p := New(time.UTC)
+	p.Line([]byte("[2024-03-11 10:00:00,000] INFO Started (kafka.server.KafkaServer)"), func(*Event) {})
+	if n := p.Skim(buf); n != len(buf) {
+		b.Fatalf("Skim took %d of %d bytes: %q", n, len(buf), buf[n:min(len(buf), n+200)])
+	}
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p.Skim(buf)
+	}
+}
+
+// A 0.10 broker's TRACE state-change.log: every line an event.
+func BenchmarkStateChange010(b *testing.B) {
+	benchLines(b, [][]byte{
+		[]byte(`[2024-03-11 10:00:05,763] TRACE Broker 1 cached leader info (LeaderAndIsrInfo:(Leader:1,ISR:1,3,2,LeaderEpoch:38,ControllerEpoch:32),ReplicationFactor:3),AllReplicas:1,3,2) for partition __consumer_offsets-0 in response to UpdateMetadata request sent by controller 1 epoch 32 with correlation id 2 (state.change.logger)`),
+		[]byte(`[2024-03-11 10:01:12,164] TRACE Broker 1 received LeaderAndIsr request PartitionState(controllerEpoch=32, leader=1, leaderEpoch=27, isr=[1, 3], zkVersion=46, replicas=[2, 1, 3]) correlation id 11 from controller 1 epoch 32 for partition [__consumer_offsets,13] (state.change.logger)`),
+		[]byte(`[2024-03-11 10:01:12,165] TRACE Broker 1 handling LeaderAndIsr request correlationId 11 from controller 1 epoch 32 starting the become-leader transition for partition __consumer_offsets-13 (state.change.logger)`),
+		[]byte(`[2024-03-11 10:01:12,166] TRACE Broker 1 stopped fetchers as part of become-leader request from controller 1 epoch 32 with correlation id 11 for partition __consumer_offsets-13 (state.change.logger)`),
+		[]byte(`[2024-03-11 10:01:12,166] TRACE Broker 1 completed LeaderAndIsr request correlationId 11 from controller 1 epoch 32 for the become-leader transition for partition __consumer_offsets-13 (state.change.logger)`),
+		[]byte(`[2024-03-11 10:01:12,167] TRACE Controller 1 epoch 32 elected leader 3 for Offline partition [__consumer_offsets,16] (state.change.logger)`),
+	})
 }

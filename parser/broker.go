@@ -334,11 +334,41 @@ func controllerFrom(s []byte, ev *Event) {
 	}
 }
 
+// correlation reads "correlation id N", else "correlationId N": one
+// search for "correlation" finds both.
 func correlation(s []byte) int64 {
-	if v, ok := intAfter(s, "correlation id "); ok {
-		return v
+	first := -1 // the first "correlationId "
+	for i := 0; ; {
+		j := bytes.Index(s[i:], []byte("correlation"))
+		if j < 0 {
+			break
+		}
+		i += j + len("correlation")
+		switch rest := s[i:]; {
+		case bytes.HasPrefix(rest, []byte(" id ")):
+			// The first "correlation id " decides, whatever follows it.
+			if v, _, ok := leadingInt(rest[len(" id "):]); ok {
+				return v
+			}
+			if first < 0 {
+				if k := bytes.Index(s, []byte("correlationId ")); k >= 0 {
+					first = k + len("correlationId ")
+				}
+			}
+			return correlationAt(s, first)
+		case first < 0 && bytes.HasPrefix(rest, []byte("Id ")):
+			first = i + len("Id ")
+		}
 	}
-	if v, ok := intAfter(s, "correlationId "); ok {
+	return correlationAt(s, first)
+}
+
+// correlationAt reads the id at s[i:], or -1.
+func correlationAt(s []byte, i int) int64 {
+	if i < 0 {
+		return -1
+	}
+	if v, _, ok := leadingInt(s[i:]); ok {
 		return v
 	}
 	return -1
@@ -525,7 +555,7 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 		ev.Metadata = true
 	}
 	if ev.Topic == "" {
-		t, part, ok := partitionAfter(s, "for partition ")
+		t, part, ok := p.partitionAfter(s, "for partition ")
 		if !ok {
 			return false
 		}
@@ -536,10 +566,16 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 			p.Stats.Eras |= EraTPInTransition
 		}
 	}
-	if v, ok := intAfter(s, " with leader "); ok && ev.Leader == Unknown {
-		ev.Leader = int32(v)
-	} else if v, ok := intAfter(s, " with leader BrokerEndPoint(id="); ok && ev.Leader == Unknown {
-		ev.Leader = int32(v)
+	if ev.Leader == Unknown {
+		// " with leader L", else " with leader BrokerEndPoint(id=L": the
+		// first of those is at or after the first of these.
+		if i := bytes.Index(s, []byte(" with leader ")); i >= 0 {
+			if v, _, ok := leadingInt(s[i+len(" with leader "):]); ok {
+				ev.Leader = int32(v)
+			} else if v, ok := intAfter(s[i:], " with leader BrokerEndPoint(id="); ok {
+				ev.Leader = int32(v)
+			}
+		}
 	}
 	if ev.Role == RoleLeader && ev.Leader == Unknown {
 		ev.Leader = pf.id
@@ -590,7 +626,7 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	if i < 0 {
 		return false
 	}
-	t, part, ok := TopicPartition(body[:sp])
+	t, part, ok := p.topicPartition(body[:sp])
 	if !ok {
 		return false
 	}
@@ -608,10 +644,12 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	if !ok {
 		return false
 	}
-	if bytes.Contains(body, []byte("with topic id ")) {
+	// An era once marked is not looked for again: these searches run
+	// over every epoch line of a state-change.log.
+	if p.Stats.Eras&EraTopicID == 0 && bytes.Contains(body, []byte("with topic id ")) {
 		p.Stats.Eras |= EraTopicID
 	}
-	if bytes.Contains(body, []byte("Previous leader Some(")) || bytes.Contains(body, []byte("Previous leader None")) {
+	if p.Stats.Eras&EraPreviousLeader == 0 && (bytes.Contains(body, []byte("Previous leader Some(")) || bytes.Contains(body, []byte("Previous leader None"))) {
 		p.Stats.Eras |= EraPreviousLeader
 	}
 	ev := p.start(KindPhase)
@@ -625,16 +663,18 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	} else if v, ok := intAfter(body, "Current leader is "); ok {
 		ev.Leader = int32(v)
 	}
-	if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 && role == RoleLeader {
-		// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
-		// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
-		v := body[isr+5:]
-		e := bytes.IndexAny(v, " ,")
-		if len(v) > 0 && v[0] == '[' {
-			e = bytes.IndexByte(v, ']') + 1
-		}
-		if e > 0 {
-			ev.ISR = parseIntList(v[:e])
+	if role == RoleLeader {
+		if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 {
+			// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
+			// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
+			v := body[isr+5:]
+			e := bytes.IndexAny(v, " ,")
+			if len(v) > 0 && v[0] == '[' {
+				e = bytes.IndexByte(v, ']') + 1
+			}
+			if e > 0 {
+				ev.ISR = parseIntList(v[:e])
+			}
 		}
 	}
 	p.send()

@@ -169,7 +169,7 @@ func (p *Parser) sender() bool {
 	switch {
 	case bytes.HasPrefix(s, []byte("Got error produce response with correlation id ")):
 		p.Stats.Eras |= EraProducer
-		t, part, ok := partitionAfter(s, "on topic-partition ")
+		t, part, ok := p.partitionAfter(s, "on topic-partition ")
 		if !ok {
 			return false
 		}
@@ -197,7 +197,7 @@ func (p *Parser) sender() bool {
 		return true
 	case bytes.HasPrefix(s, []byte("Received invalid metadata error in produce request on partition ")):
 		p.Stats.Eras |= EraProducer
-		t, part, ok := partitionAfter(s, "on partition ")
+		t, part, ok := p.partitionAfter(s, "on partition ")
 		if !ok {
 			return false
 		}
@@ -368,12 +368,12 @@ func (p *Parser) clientFailure() {
 	all := append(append([]byte(nil), body...), exc...)
 	switch {
 	case bytes.Contains(all, []byte("on topic-partition ")):
-		ev.Topic, ev.Partition, _ = partitionAfter(all, "on topic-partition ")
+		ev.Topic, ev.Partition, _ = p.partitionAfter(all, "on topic-partition ")
 	case bytes.Contains(all, []byte(" record(s) for ")):
 		i := bytes.Index(all, []byte(" record(s) for "))
 		rest := all[i+len(" record(s) for "):]
 		if c := bytes.IndexByte(rest, ':'); c > 0 {
-			ev.Topic, ev.Partition, _ = TopicPartition(rest[:c])
+			ev.Topic, ev.Partition, _ = p.topicPartition(rest[:c])
 		}
 	}
 	if ev.Topic == "" {
@@ -390,7 +390,7 @@ func (p *Parser) clientFailure() {
 				ev.TopicOnly = true
 			}
 		} else if i := bytes.Index(all, []byte("partition ")); i >= 0 {
-			if t, part, ok := partitionAfter(all, "partition "); ok {
+			if t, part, ok := p.partitionAfter(all, "partition "); ok {
 				ev.Topic, ev.Partition = t, part
 			}
 		}

@@ -95,7 +95,7 @@ func (p *Parser) consumer() bool {
 		ev.Broker = coordinatorBroker(s)
 	}
 	if kind == ConsFetchError {
-		if t, part, ok := partitionAfter(s, "for partition "); ok {
+		if t, part, ok := p.partitionAfter(s, "for partition "); ok {
 			ev.Topic, ev.Partition = t, part
 		}
 		ev.Error = errorName(s)

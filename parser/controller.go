@@ -25,7 +25,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		}
 		if st.Topic != "" && st.Partition >= 0 && validTopic([]byte(st.Topic)) {
 			ev.Topic, ev.Partition = st.Topic, st.Partition
-		} else if t, part, ok := partitionAfter(s, "for partition "); ok {
+		} else if t, part, ok := p.partitionAfter(s, "for partition "); ok {
 			ev.Topic, ev.Partition = t, part
 		} else {
 			return false
@@ -64,7 +64,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		ev.Metadata = true
 		st := ParseState(structBetween(s, "UpdateMetadata request ", " to broker"))
 		p.applyState(ev, st)
-		t, part, ok := partitionAfter(s, "for partition ")
+		t, part, ok := p.partitionAfter(s, "for partition ")
 		if !ok {
 			return false
 		}
@@ -77,7 +77,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
 		ev.Leader = int32After(s, "lected leader ")
 		ev.Cause = CauseOfflinePartition
-		t, part, ok := partitionAfter(s, " partition ")
+		t, part, ok := p.partitionAfter(s, " partition ")
 		if !ok {
 			return false
 		}
@@ -87,7 +87,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 	case has(s, "Partition ") && bytes.Contains(s, []byte(" state changed to ")):
 		// 2.6+: "Partition t-p state changed to (Leader:L,ISR:..,LeaderEpoch:E,...)
 		// after removing replica R from the ISR as part of transition to OfflineReplica"
-		t, part, ok := partitionAfter(s, "Partition ")
+		t, part, ok := p.partitionAfter(s, "Partition ")
 		if !ok {
 			return false
 		}
@@ -121,7 +121,7 @@ func (p *Parser) changedPartition(pf prefix, s []byte) bool {
 	if sp <= 0 {
 		return false
 	}
-	t, part, ok := TopicPartition(rest[:sp])
+	t, part, ok := p.topicPartition(rest[:sp])
 	if !ok {
 		return false
 	}
@@ -260,7 +260,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		p.partitionTrigger(pf, s, CausePreferred, "Current leader ")
 		return true
 	case bytes.HasPrefix(s, []byte("Partition ")) && bytes.Contains(s, []byte("completed preferred replica leader election")):
-		t, part, ok := partitionAfter(s, "Partition ")
+		t, part, ok := p.partitionAfter(s, "Partition ")
 		if !ok {
 			return false
 		}
@@ -278,7 +278,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		return true
 	case bytes.HasPrefix(s, []byte("No broker in ISR is alive for ")):
 		// Unclean election (≤1.0): "... Elect leader L from live brokers ... There's potential data loss."
-		t, part, ok := partitionAfter(s, "is alive for ")
+		t, part, ok := p.partitionAfter(s, "is alive for ")
 		if !ok {
 			return false
 		}
@@ -339,7 +339,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		return true
 	case bytes.HasPrefix(s, []byte("ISR for partition ")) && bytes.Contains(s, []byte(" updated to ")):
 		// DEBUG (3.x ZK): the controller rewrote the ISR; leader and epoch as stored.
-		t, part, ok := partitionAfter(s, "ISR for partition ")
+		t, part, ok := p.partitionAfter(s, "ISR for partition ")
 		if !ok {
 			return false
 		}
@@ -371,7 +371,7 @@ func (p *Parser) partitionTrigger(pf prefix, s []byte, c Cause, leaderMarker str
 	if v, ok := intAfter(s, leaderMarker); ok {
 		ev.PrevLeader = int32(v)
 	}
-	if t, part, ok := partitionAfter(s, "for partition "); ok {
+	if t, part, ok := p.partitionAfter(s, "for partition "); ok {
 		ev.Topic, ev.Partition = t, part
 	}
 	p.send()
@@ -413,7 +413,7 @@ func (p *Parser) controllerLeaderLine(pf prefix, s []byte) bool {
 		}
 		st = ParseState(rest)
 	}
-	t, part, ok := TopicPartition(bytes.TrimRight(tp, "."))
+	t, part, ok := p.topicPartition(bytes.TrimRight(tp, "."))
 	if !ok {
 		return false
 	}
@@ -501,7 +501,7 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		if sp <= 0 {
 			return false
 		}
-		t, part, ok := TopicPartition(rest[:sp])
+		t, part, ok := p.topicPartition(rest[:sp])
 		if !ok {
 			return false
 		}
@@ -533,7 +533,7 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		if sp <= 0 {
 			return false
 		}
-		t, part, ok := TopicPartition(rest[:sp])
+		t, part, ok := p.topicPartition(rest[:sp])
 		if !ok {
 			return false
 		}
@@ -697,7 +697,7 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 	case bytes.HasPrefix(s, []byte("Produce request with correlation id ")) && bytes.Contains(s, []byte("Leader not local for partition")):
 		// 0.8.2–0.9 brokers log the rejected produce (broker.md §6.7).
 		p.Stats.Eras |= EraLeaderNotLocal
-		t, part, ok := partitionAfter(s, " on partition ")
+		t, part, ok := p.partitionAfter(s, " on partition ")
 		if !ok {
 			return false
 		}

@@ -265,23 +265,32 @@ func leadingInt(b []byte) (int64, []byte, bool) {
 // TopicPartition splits "t-p" at the last hyphen, or reads "[t,p]".
 // Topic names may contain '-', '.', '_'.
 func TopicPartition(b []byte) (string, int32, bool) {
+	t, p, ok := topicPartition(b)
+	if !ok {
+		return "", 0, false
+	}
+	return string(t), p, true
+}
+
+// topicPartition is TopicPartition with the topic left in b.
+func topicPartition(b []byte) ([]byte, int32, bool) {
 	b = bytes.TrimSpace(b)
 	if len(b) > 2 && b[0] == '[' && b[len(b)-1] == ']' {
 		in := b[1 : len(b)-1]
 		c := bytes.LastIndexByte(in, ',')
 		if c <= 0 {
-			return "", 0, false
+			return nil, 0, false
 		}
 		p := atoi32(in[c+1:])
 		if p == Unknown || p < 0 || !validTopic(in[:c]) {
-			return "", 0, false
+			return nil, 0, false
 		}
 		for _, d := range in[c+1:] {
 			if d < '0' || d > '9' {
-				return "", 0, false
+				return nil, 0, false
 			}
 		}
-		return string(in[:c]), p, true
+		return in[:c], p, true
 	}
 	// TopicIdPartition: "<topicId>:t-p".
 	if c := bytes.IndexByte(b, ':'); c == 22 {
@@ -289,22 +298,51 @@ func TopicPartition(b []byte) (string, int32, bool) {
 	}
 	h := bytes.LastIndexByte(b, '-')
 	if h <= 0 || h == len(b)-1 {
-		return "", 0, false
+		return nil, 0, false
 	}
 	num := b[h+1:]
 	for _, c := range num {
 		if c < '0' || c > '9' {
-			return "", 0, false
+			return nil, 0, false
 		}
 	}
 	p := atoi32(num)
 	if p == Unknown {
-		return "", 0, false
+		return nil, 0, false
 	}
 	if !validTopic(b[:h]) {
+		return nil, 0, false
+	}
+	return b[:h], p, true
+}
+
+// maxTopics bounds the topic names a parser keeps to hand out again.
+const maxTopics = 1 << 14
+
+// topic is string(b), the same string for every event of a topic: a
+// state-change.log names a few topics in every line, and a string per
+// event is most of what its parse allocates.
+func (p *Parser) topic(b []byte) string {
+	if s, ok := p.topics[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.topics) < maxTopics {
+		if p.topics == nil {
+			p.topics = make(map[string]string)
+		}
+		p.topics[s] = s
+	}
+	return s
+}
+
+// topicPartition is TopicPartition with the parser's topic strings.
+func (p *Parser) topicPartition(b []byte) (string, int32, bool) {
+	t, part, ok := topicPartition(b)
+	if !ok {
 		return "", 0, false
 	}
-	return string(b[:h]), p, true
+	return p.topic(t), part, true
 }
 
 // validTopic: Kafka topic names are [a-zA-Z0-9._-]{1,249}.
@@ -356,7 +394,7 @@ func int32After(s []byte, marker string) int32 {
 }
 
 // partitionAfter reads "t-p" or "[t,p]" right after marker.
-func partitionAfter(s []byte, marker string) (string, int32, bool) {
+func (p *Parser) partitionAfter(s []byte, marker string) (string, int32, bool) {
 	i := bytes.Index(s, []byte(marker))
 	if i < 0 {
 		return "", 0, false
@@ -377,5 +415,5 @@ func partitionAfter(s []byte, marker string) (string, int32, bool) {
 		tok = rest[:e]
 		tok = bytes.TrimRight(tok, ".:)")
 	}
-	return TopicPartition(tok)
+	return p.topicPartition(tok)
 }

@@ -213,7 +213,7 @@ func (p *Parser) sarama() {
 		if b < 0 {
 			return
 		}
-		t, part, ok := TopicPartition(rest[:b])
+		t, part, ok := p.topicPartition(rest[:b])
 		if !ok {
 			return
 		}

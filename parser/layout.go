@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sync"
 	"time"
 )
@@ -253,33 +254,47 @@ func fixedZone(off int) *time.Location {
 	return l.(*time.Location)
 }
 
+// The first four bytes of each level's name, read little-endian.
+const (
+	lvINFO = 'I' | 'N'<<8 | 'F'<<16 | 'O'<<24
+	lvWARN = 'W' | 'A'<<8 | 'R'<<16 | 'N'<<24
+	lvTRAC = 'T' | 'R'<<8 | 'A'<<16 | 'C'<<24
+	lvDEBU = 'D' | 'E'<<8 | 'B'<<16 | 'U'<<24
+	lvERRO = 'E' | 'R'<<8 | 'R'<<16 | 'O'<<24
+	lvFATA = 'F' | 'A'<<8 | 'T'<<16 | 'A'<<24
+)
+
 func parseLevel(b []byte) (Level, int) {
 	if len(b) < 4 {
 		return LevelNone, 0
 	}
-	// One compare of the first byte before the prefixes: every record
+	// One compare of the first four bytes, then the fifth: every record
 	// of every layout comes through here.
-	switch b[0] {
-	case 'I', 'W', 'T', 'D', 'E', 'F':
-	default:
-		return LevelNone, 0
-	}
-	switch {
-	case bytes.HasPrefix(b, []byte("INFO")):
+	five := func(c byte) bool { return len(b) > 4 && b[4] == c }
+	switch binary.LittleEndian.Uint32(b) {
+	case lvINFO:
 		return LevelInfo, 4
-	case bytes.HasPrefix(b, []byte("WARN")):
-		if bytes.HasPrefix(b, []byte("WARNING")) {
+	case lvWARN:
+		if len(b) >= 7 && b[4] == 'I' && b[5] == 'N' && b[6] == 'G' {
 			return LevelWarn, 7
 		}
 		return LevelWarn, 4
-	case bytes.HasPrefix(b, []byte("TRACE")):
-		return LevelTrace, 5
-	case bytes.HasPrefix(b, []byte("DEBUG")):
-		return LevelDebug, 5
-	case bytes.HasPrefix(b, []byte("ERROR")):
-		return LevelError, 5
-	case bytes.HasPrefix(b, []byte("FATAL")):
-		return LevelFatal, 5
+	case lvTRAC:
+		if five('E') {
+			return LevelTrace, 5
+		}
+	case lvDEBU:
+		if five('G') {
+			return LevelDebug, 5
+		}
+	case lvERRO:
+		if five('R') {
+			return LevelError, 5
+		}
+	case lvFATA:
+		if five('L') {
+			return LevelFatal, 5
+		}
 	}
 	return LevelNone, 0
 }

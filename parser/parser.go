@@ -231,6 +231,7 @@ type Parser struct {
 	// asm joins the lines of one failed send (assemble.go).
 	asm    assembler
 	skimSt skimState
+	topics map[string]string // topic
 }
 
 type tpRef struct {
@@ -292,6 +293,7 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		}
 	}
 	if !looksLikeHeader(line) || !parseRecord(line, p.loc, &p.rec) {
+		p.skimSt.noRecord(line)
 		p.continuation(line)
 		return
 	}
@@ -616,20 +618,26 @@ func (p *Parser) markEraOf(lg loggerKind, logger, msg []byte) {
 	case lgQuorum:
 		p.Stats.Eras |= EraRaft
 	case lgLog:
-		switch {
-		case bytes.HasPrefix(logger, []byte("org.apache.kafka.storage.")):
-			p.Stats.Eras |= EraStorage4
-		case bytes.Equal(logger, []byte("kafka.log.UnifiedLog")):
-			p.Stats.Eras |= EraUnifiedLog
-		case bytes.Equal(logger, []byte("kafka.log.Log")) && bytes.HasPrefix(msg, []byte("[Log partition=")):
-			p.Stats.Eras |= EraLogPrefix
-		}
+		p.Stats.Eras |= logEra(logger, msg)
 	case lgPartition:
 		if bytes.HasPrefix(msg, []byte("Partition [")) {
 			// "Partition [t,p] on broker 1: Shrinking ISR ..." (≤0.11).
 			p.Stats.Eras |= EraBracketTP
 		}
 	}
+}
+
+// logEra is the era a record of a lgLog logger marks.
+func logEra(logger, msg []byte) Era {
+	switch {
+	case bytes.HasPrefix(logger, []byte("org.apache.kafka.storage.")):
+		return EraStorage4
+	case bytes.Equal(logger, []byte("kafka.log.UnifiedLog")):
+		return EraUnifiedLog
+	case bytes.Equal(logger, []byte("kafka.log.Log")) && bytes.HasPrefix(msg, []byte(logPrefixMsg)):
+		return EraLogPrefix
+	}
+	return 0
 }
 
 func (p *Parser) finishPending() {

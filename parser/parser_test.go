@@ -579,3 +579,27 @@ func TestJSONEpochOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// correlation's one search gives what a search for each marker in turn
+// gives.
+func TestCorrelationEqualsTwoSearches(t *testing.T) {
+	two := func(s []byte) int64 {
+		if v, ok := intAfter(s, "correlation id "); ok {
+			return v
+		}
+		if v, ok := intAfter(s, "correlationId "); ok {
+			return v
+		}
+		return -1
+	}
+	for _, s := range []string{
+		"", "correlation", "correlation id ", "correlation id 7", "correlationId 8 x", "correlation id x correlationId 9",
+		"correlationId 3 then correlation id 4", "correlationId x correlationId 5", "correlation id x correlation id 6",
+		"correlationId correlation id 2", "with correlation id 11 from controller 1", "correlationcorrelation id 12",
+		"correlationId 1 correlation id x", "correlation idcorrelationId 13",
+	} {
+		if got, want := correlation([]byte(s)), two([]byte(s)); got != want {
+			t.Errorf("%q: %d, want %d", s, got, want)
+		}
+	}
+}

@@ -163,13 +163,13 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 	}
 	switch {
 	case bytes.HasPrefix(s, []byte("Exiting because log truncation is not allowed for partition ")):
-		ev.Topic, ev.Partition, ok = partitionAfter(s, "for partition ")
+		ev.Topic, ev.Partition, ok = p.partitionAfter(s, "for partition ")
 		ev.Offset = off("current leader's latest offset ")
 		ev.EndOffset = off("replica's latest offset ")
 		ev.Unclean = true
 		ev.Text = "refused"
 	case bytes.HasPrefix(s, []byte("Truncating partition ")):
-		ev.Topic, ev.Partition, ok = partitionAfter(s, "Truncating partition ")
+		ev.Topic, ev.Partition, ok = p.partitionAfter(s, "Truncating partition ")
 		if v, found := intAfter(s, "TruncationState(offset="); found {
 			ev.Offset = v
 		} else {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"time"
@@ -95,17 +96,56 @@ var libraryWords = []string{
 // wall-clock key and time the slow path builds only when it needs them.
 type skimState struct {
 	last     [23]byte // stamp of the last record, when haveLast
-	max      [23]byte // stamp of the newest in-order record, when maxStale
+	max      [23]byte // stamp of the newest in-order record, when maxStale and not maxIsLast
 	haveLast bool     // last holds the stamp whose key p.lastKey stands for
 	keyStale bool     // p.lastKey is not yet key(last)
 	maxStale bool     // p.maxRec is not yet max
-	off      bool     // every line the slow way (tests)
-	taken    int64    // records the fast path finished
+	// maxIsLast: the newest in-order record is the last one, so max is
+	// not copied on every in-order line, only when a record goes back.
+	maxIsLast bool
+	off       bool  // every line the slow way (tests)
+	taken     int64 // records the fast path finished
+	// plain: Skim found no NUL and no '|' in the first 128 bytes of the
+	// line at hand, from one search per buffer instead of two per line.
+	plain bool
 	// loggers: the last few loggers the fast path read, with what they
 	// are; a line that ends with one is not searched for its logger.
 	loggers [8]seenLogger
 	nextLg  int
 	lastLg  int // the last found
+	// notRecords: the last few lines the slow path found to be no record
+	// in any layout (a stack trace's exception line, the logger line
+	// after a LogCleaner block), none tab-led or holding a NUL. Whether a
+	// line is a record depends on its bytes alone, so the same line again
+	// is a continuation without trying every layout.
+	notRecords [4][]byte
+	nextNR     int
+	// wrapped: the record held (pendWrapped) is one skimWrapped took,
+	// whose dispatch does nothing.
+	wrapped bool
+}
+
+// maxNotRecord: the longest line notRecords keeps.
+const maxNotRecord = 256
+
+// noRecord keeps line, which the slow path found to be no record.
+func (sk *skimState) noRecord(line []byte) {
+	if len(line) == 0 || len(line) > maxNotRecord || line[0] == '\t' || bytes.IndexByte(line, 0) >= 0 || sk.knownNoRecord(line) {
+		return
+	}
+	e := &sk.notRecords[sk.nextNR]
+	sk.nextNR = (sk.nextNR + 1) % len(sk.notRecords)
+	*e = append((*e)[:0], line...)
+}
+
+// knownNoRecord: line is one of notRecords.
+func (sk *skimState) knownNoRecord(line []byte) bool {
+	for _, e := range sk.notRecords {
+		if len(e) == len(line) && string(e) == string(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // seenLogger is a logger the fast path read: tail is "(" name ")".
@@ -114,6 +154,11 @@ type seenLogger struct {
 	kind     loggerKind
 	internal bool // brokerInternal(name)
 	broker   bool // a broker's own logger, never inside a connector (connectContext)
+	// era: what markEraOf gives every record of the logger (lgLog), and
+	// logPrefix whether it gives EraLogPrefix to a "[Log partition="
+	// message: read once per logger, not per line.
+	era       Era
+	logPrefix bool
 }
 
 // seenLogger finds the logger m ends with among the last few, and the
@@ -149,16 +194,44 @@ func (sk *skimState) see(tail []byte) *seenLogger {
 	e.kind = loggerClass(name)
 	e.internal = brokerInternal(name)
 	e.broker = bytes.HasPrefix(name, []byte("kafka.")) || bytes.HasPrefix(name, []byte("state."))
+	e.era, e.logPrefix = 0, false
+	if e.kind == lgLog {
+		e.era = logEra(name, nil)
+		e.logPrefix = e.era == 0 && logEra(name, []byte(logPrefixMsg)) == EraLogPrefix
+	}
 	return e
 }
 
 // stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
 const stampLen = 23
 
+// logPrefixMsg: how the message of a kafka.log.Log record that marks
+// EraLogPrefix begins.
+const logPrefixMsg = "[Log partition="
+
+// sameMinute: stamps a and b agree up to the seconds ("yyyy-MM-dd HH:mm:").
+func sameMinute(a, b []byte) bool {
+	return binary.LittleEndian.Uint64(a) == binary.LittleEndian.Uint64(b) &&
+		binary.LittleEndian.Uint64(a[8:]) == binary.LittleEndian.Uint64(b[8:]) && a[16] == b[16]
+}
+
+// secondsKey orders stamps of one minute as bytes.Compare does: its
+// bytes 15–22 ("m:ss,SSS") read big-endian.
+func secondsKey(st []byte) uint64 { return binary.BigEndian.Uint64(st[15:stampLen]) }
+
 // skim finishes line if it is a log4j record that no rule reads, and
 // reports whether it did. The caller has counted the line.
 func (p *Parser) skim(line []byte) bool {
 	sk := &p.skimSt
+	if sk.wrapped && p.pend.kind == pendWrapped && len(line) > 1 && line[0] == '\t' && len(p.held) == 0 {
+		// continuation() of the record skimWrapped held: counted, and
+		// the held record dispatched, which does nothing.
+		if !p.skimContinuation(line) {
+			return false
+		}
+		p.pend.kind, sk.wrapped = pendNone, false
+		return true
+	}
 	if sk.off || !p.haveRecord || p.pend.kind != pendNone || len(p.held) > 0 || p.Stats.First.IsZero() {
 		return false
 	}
@@ -168,10 +241,19 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	// "[" stamp "] " level " " message " (" logger ")"
 	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
+		if n > 0 && sk.knownNoRecord(line) {
+			// continuation(), with a record before and none held.
+			p.Stats.Continuations++
+			return true
+		}
+		if n > stampLen+8 && line[0] == '[' && line[stampLen+1] == ']' && line[stampLen+2] == ' ' && line[n-1] != ')' {
+			return p.skimWrapped(line)
+		}
 		return false
 	}
 	st := line[1 : 1+stampLen]
-	if sk.haveLast && string(st[:17]) == string(sk.last[:17]) {
+	sameMin := sk.haveLast && sameMinute(st, sk.last[:])
+	if sameMin {
 		// The minute of the last record, checked then: the seconds and
 		// millis are left.
 		if st[17]-'0' > 6 || st[18]-'0' > 9 || st[17] == '6' && st[18] != '0' || st[19] != ',' || st[20]-'0' > 9 || st[21]-'0' > 9 || st[22]-'0' > 9 {
@@ -217,12 +299,31 @@ func (p *Parser) skim(line []byte) bool {
 	p.Stats.Layouts |= 1 << LayoutLog4j
 	p.Stats.ByLogger[lg]++
 	if lg == lgLog {
-		p.markEraOf(lg, logger, m)
+		// markEraOf, with what it reads of the logger read once.
+		p.Stats.Eras |= lgr.era
+		if lgr.logPrefix && p.Stats.Eras&EraLogPrefix == 0 && bytes.HasPrefix(m, []byte(logPrefixMsg)) {
+			p.Stats.Eras |= EraLogPrefix
+		}
 	}
-	// record()'s disorder count and newest time, by comparing stamps:
-	// fixed-width fields in range order as their wall-clock keys do.
+	p.skimOrder(st, sameMin)
+	sk.taken++
+	return true
+}
+
+// skimOrder is record()'s disorder count and newest time for a record
+// of stamp st (sameMin: in the last record's minute), by comparing
+// stamps: fixed-width fields in range order as their wall-clock keys do.
+func (p *Parser) skimOrder(st []byte, sameMin bool) {
+	sk := &p.skimSt
 	var c int
-	if sk.haveLast {
+	if sameMin {
+		switch a, b := secondsKey(st), secondsKey(sk.last[:]); {
+		case a < b:
+			c = -1
+		case a > b:
+			c = 1
+		}
+	} else if sk.haveLast {
 		c = bytes.Compare(st, sk.last[:])
 	} else {
 		s, _, _ := parseStampLazy(st)
@@ -235,13 +336,76 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	if c < 0 {
 		p.Stats.OutOfOrder++
+		if sk.maxStale && sk.maxIsLast {
+			sk.max, sk.maxIsLast = sk.last, false
+		}
 	} else {
-		copy(sk.max[:], st)
-		sk.maxStale = true
+		sk.maxStale, sk.maxIsLast = true, true
 	}
-	copy(sk.last[:], st)
+	if sameMin {
+		copy(sk.last[17:], st[17:])
+	} else {
+		copy(sk.last[:], st)
+	}
 	sk.haveLast, sk.keyStale = true, true
+}
+
+// skimWrapped takes a log4j record with no "(logger)" on its line (a
+// LogCleaner statistics block's head, whose logger comes after the
+// block): record() counts it and dispatch holds it for one line, as it
+// may be a hard-wrapped paste (pendWrapped). Taken only when dispatching
+// it later does nothing; the tab-led line after it then finishes it in
+// skim, any other goes the slow way with the record held as dispatch
+// holds it.
+func (p *Parser) skimWrapped(line []byte) bool {
+	sk := &p.skimSt
+	st := line[1 : 1+stampLen]
+	if !fixedStamp(st) {
+		return false
+	}
+	lv, k := parseLevel(line[stampLen+3:])
+	if lv == LevelNone {
+		return false
+	}
+	i := stampLen + 3 + k
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	m := bytes.TrimRight(line[i:], " \t\r")
+	if len(m) == 0 || m[len(m)-1] == ')' {
+		return false
+	}
+	_, m = connectContext(m, nil)
+	if !p.wrappedQuiet(lv, m) {
+		return false
+	}
+	p.Stats.Records++
+	p.Stats.Levels |= 1 << lv
+	p.Stats.Layouts |= 1 << LayoutLog4j
+	p.Stats.ByLogger[lgNone]++
+	p.skimOrder(st, sk.haveLast && sameMinute(st, sk.last[:]))
+	// hold(pendWrapped, line).
+	s, _, _ := parseStampLazy(st)
+	p.pend.kind, p.pend.line, p.pend.time = pendWrapped, p.lineNo, s.time(p.loc)
+	p.pend.head = append(p.pend.head[:0], line...)
+	p.pend.conts, p.pend.size = p.pend.conts[:0], 0
+	sk.wrapped = true
 	sk.taken++
+	return true
+}
+
+// wrappedQuiet: dispatch does nothing with a loggerless log4j record of
+// level lv and message m, first (configNotice) or when it finishes the
+// held record (the default branch with no logger).
+func (p *Parser) wrappedQuiet(lv Level, m []byte) bool {
+	switch {
+	case configShaped(m), bytes.HasPrefix(m, []byte("ProducerConfig values:")),
+		bytes.HasPrefix(m, []byte("[Broker id=")), bytes.HasPrefix(m, []byte("[Controller id=")),
+		bytes.HasPrefix(m, []byte("Broker ")), bytes.HasPrefix(m, []byte("Controller ")),
+		goClientMsg(m), len(p.Stats.Brokers) == 0 && len(m) > 1 && m[1]|0x20 == 'b',
+		mayBeClientFailure(lv, m), containsAny(m, clientWords):
+		return false
+	}
 	return true
 }
 
@@ -250,16 +414,59 @@ func (p *Parser) skim(line []byte) bool {
 // bytes it took: what Line would do with them one by one. A reader hands
 // it what it has buffered before it splits lines itself.
 func (p *Parser) Skim(b []byte) int {
+	sk := &p.skimSt
+	defer func() { sk.plain = false }()
+	// nul, bar: the first NUL and '|' at or after off, or where the
+	// search for them stopped (a window past off, w wide: Skim is called
+	// again after every line it does not take, and must not search the
+	// whole buffer each time; the window grows while Skim goes on). A
+	// continuation line that has passed them looks again.
+	nul, bar, w := -1, -1, skimWindow
 	off := 0
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
-		if i < 0 || !p.skim(b[off:off+i]) {
+		if i < 0 {
 			return off
 		}
+		if i > 1 && b[off] == '\t' {
+			if nul < off || bar < off {
+				if nul < off {
+					nul = nextByte(b, off, 0, w)
+				}
+				if bar < off {
+					bar = nextByte(b, off, '|', w)
+				}
+				w = min(2*w, maxSkimWindow)
+			}
+			sk.plain = nul >= off+i && bar >= off+min(i, 128)
+		}
+		// As Line, the line is numbered before skim reads it.
 		p.lineNo++
+		if !p.skim(b[off : off+i]) {
+			p.lineNo--
+			return off
+		}
+		sk.plain = false
 		p.Stats.Lines++
 		off += i + 1
 	}
+}
+
+// skimWindow, maxSkimWindow: how far past a line nextByte first looks,
+// and at most.
+const (
+	skimWindow    = 256
+	maxSkimWindow = 16 << 10
+)
+
+// nextByte is the index of the first c in b at or after off, or the end
+// of the window of n bytes it searched.
+func nextByte(b []byte, off int, c byte, n int) int {
+	w := b[off:min(len(b), off+n)]
+	if j := bytes.IndexByte(w, c); j >= 0 {
+		return off + j
+	}
+	return off + len(w)
 }
 
 // skimContinuation finishes a tab-indented line (a stack frame, a
@@ -269,12 +476,14 @@ func (p *Parser) Skim(b []byte) int {
 // not a config line continuation() reads.
 func (p *Parser) skimContinuation(line []byte) bool {
 	switch c := line[1]; {
-	case c == ' ' || c == '\t' || c == '[' || c == '{' || isDigit(c):
-		return false
 	case c == 'i' && p.Stats.ProtocolVersion == "", c == 'b' && len(p.Stats.Brokers) == 0:
 		return false
+	case (c == ' ' || c == '\t' || c == '[' || c == '{' || isDigit(c)) && indentedRecord(line) != nil:
+		// Maybe a whole record indented (LogCleaner's "\t22.4 MB of
+		// log processed" is not).
+		return false
 	}
-	if len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0 {
+	if !p.skimSt.plain && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {
 		return false
 	}
 	p.Stats.Continuations++
@@ -445,12 +654,15 @@ func (p *Parser) skimSync() {
 		sk.keyStale = false
 	}
 	if sk.maxStale {
+		if sk.maxIsLast {
+			sk.max, sk.maxIsLast = sk.last, false
+		}
 		s, _, _ := parseStampLazy(sk.max[:])
 		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = time.Time{}, s, p.loc, true
 		p.haveMax = true
 		sk.maxStale = false
 	}
-	sk.haveLast = false
+	sk.haveLast, sk.wrapped = false, false
 }
 
 // quietLoggers: loggers that write much of a broker's server.log and none

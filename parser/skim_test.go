@@ -37,6 +37,7 @@ func skimCorpus(t *testing.T) map[string][]byte {
 	if len(files) < 40 {
 		t.Fatalf("only %d sample files found", len(files))
 	}
+	files["synthetic edges"] = skimEdges()
 	for _, era := range gen.Eras {
 		for _, layout := range []string{gen.LayoutLog4j, gen.LayoutSpring} {
 			cfg := gen.DefaultConfig()
@@ -54,6 +55,94 @@ func skimCorpus(t *testing.T) map[string][]byte {
 		}
 	}
 	return files
+}
+
+// skimEdges: lines at the edges of what the fast path decides from
+// searches over a whole buffer and from stamps compared in parts:
+// continuation lines with a NUL or a collector's "| " (before and after
+// their first 128 bytes, and a '|' far from any), stamps that go back
+// within a minute and across one, the eras a kafka.log logger marks.
+func skimEdges() []byte {
+	const notLeader = "org.apache.kafka.common.errors.NotLeaderForPartitionException: This server is not the leader for that topic-partition.\n"
+	var b bytes.Buffer
+	rec := func(stamp, lv, msg, logger string) {
+		fmt.Fprintf(&b, "[2024-03-11 %s] %s %s (%s)\n", stamp, lv, msg, logger)
+	}
+	rec("10:00:00,000", "INFO", "KafkaConfig values: ", "kafka.server.KafkaConfig")
+	b.WriteString("\tbroker.id = 7\n\tinter.broker.protocol.version = 0.10.2-IV0\n")
+	for i := range 300 {
+		ms := (i * 37) % 1000
+		sec := (i / 7) % 60
+		min := i / 50
+		rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "INFO", fmt.Sprintf("[Log partition=t-%d, dir=/d] Rolled new log segment at offset %d in 1 ms.", i%5, i), "kafka.log.Log")
+		switch i % 10 {
+		case 0:
+			b.WriteString("\tat kafka.log.Log.roll(Log.scala:1)\n")
+		case 1:
+			b.WriteString("\tat a\x00b(Log.scala:2)\n")
+		case 2:
+			b.WriteString("\tkafka-1  | [2024-03-11 10:00:00,000] INFO x (kafka.log.Log)\n")
+		case 3:
+			b.WriteString("\t" + strings.Repeat("y", 130) + "| z\n")
+		case 4:
+			b.WriteString("\tat p|q(Log.scala:3)\n")
+			// Digit-led and bracketed continuation lines, and records
+			// indented whole.
+			b.WriteString("\t22.4 MB of log processed in 1.1 seconds (21.0 MB/sec).\n\t[0, 71582] dirty\n\t{not json\n")
+			fmt.Fprintf(&b, "\t[2024-03-11 10:%02d:%02d,%03d] INFO indented whole (kafka.server.KafkaServer)\n", min, sec, ms)
+			fmt.Fprintf(&b, "\t 2024-03-11 10:%02d:%02d,%03d INFO  [main] o.a.k.App: indented Spring-like\n", min, sec, ms)
+		case 5:
+			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, (ms+999)%1000), "WARN", "Found a corrupted index file", "kafka.log.OffsetIndex")
+		case 6:
+			rec(fmt.Sprintf("09:%02d:59,999", 59-min), "INFO", "Deleting segment 0", "kafka.log.UnifiedLog")
+		case 7:
+			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "INFO", "Deleting segment 1", "org.apache.kafka.storage.internals.log.LogSegment")
+		case 8:
+			// Back in time, then a line the slow way: the newest record
+			// is not the last one when the slow path takes over.
+			rec("09:00:00,000", "INFO", "Deleting segment 2", "kafka.log.Log")
+			b.WriteString(" (kafka.log.LogCleaner)\n")
+		}
+		if i%9 == 0 {
+			// A fetcher's error and its stack trace, the same each time:
+			// the exception line is no record in any layout.
+			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "WARN", "[ReplicaFetcherThread-0-2], Error in fetch", "kafka.server.ReplicaFetcherThread")
+			b.WriteString("java.io.IOException: Connection to 2 was disconnected before the response was read\n\tat kafka.utils.NetworkClientBlockingOps$.recursivePoll$2(NetworkClientBlockingOps.scala:137)\n")
+			b.WriteString("Caused by: java.io.IOException: Broken pipe\n")
+			b.WriteString(notLeader)
+		}
+		if i%13 == 0 {
+			// A block without its logger on the header line, which the
+			// slow path holds for the line after.
+			hour := 10
+			if i%26 == 0 {
+				hour = 9 // back in time
+			}
+			fmt.Fprintf(&b, "[2024-03-11 %02d:%02d:%02d,%03d] INFO [kafka-log-cleaner-thread-0]: \n\tLog cleaner thread 0 cleaned log t-0 (dirty section = [0, 0])\n (kafka.log.LogCleaner)\n", hour, min, sec, ms)
+		}
+		if i%17 == 0 {
+			// The same exception line while a client's error is held for
+			// its stack trace: part of that record, not counted alone.
+			rec(fmt.Sprintf("10:%02d:%02d,%03d", min, sec, ms), "ERROR", "Error when sending message to topic orders with key: null, value: 5 bytes with error:", "org.apache.kafka.clients.producer.internals.ErrorLoggingCallback")
+			b.WriteString(notLeader)
+		}
+		if i%23 == 0 {
+			// Loggerless heads whose held record does matter: a client's
+			// failed send, a broker's own line, a paste wrapped mid-line
+			// (the next line glued back on).
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] WARN Failed to send batch to orders-3: \n\tat a.B(C.java:1)\n", min, sec, ms)
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] INFO [Broker id=1] Leader orders-3 starts at leader epoch %d from offset 0 with high watermark 0 ISR [1]\n\tat a.B(C.java:1)\n", min, sec, ms, i)
+			fmt.Fprintf(&b, "[2024-03-11 10:%02d:%02d,%03d] INFO [Broker id=1] Leader orders-4 starts at leader\n epoch %d from offset 0 with high watermark 0 ISR [1] (state.change.logger)\n", min, sec, ms, i)
+		}
+		if i%61 == 0 {
+			b.WriteString(strings.Repeat("\tat x.y(Z.java:1)\n", 200))
+		}
+	}
+	// The file ends on a record back in time: Last is the one before.
+	rec("11:00:00,000", "INFO", "Deleting segment 3", "kafka.log.Log")
+	rec("11:00:00,001", "INFO", "Deleting segment 4", "kafka.log.Log")
+	rec("10:59:59,999", "INFO", "Deleting segment 5", "kafka.log.Log")
+	return b.Bytes()
 }
 
 type parsed struct {

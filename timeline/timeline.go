@@ -358,6 +358,11 @@ func (t *Timeline) Advance(now time.Time) {
 	if now.After(t.watermark) {
 		t.watermark = now
 	}
+	// A live view advances on the clock while no line comes: what falls
+	// due meanwhile is decided as a line would have found it.
+	if len(t.timers) > 0 {
+		t.runTimers(t.watermark)
+	}
 	if len(t.errs) > 0 {
 		t.matchErrors(t.watermark.Add(-t.cfg.SkewTolerance), false)
 	}

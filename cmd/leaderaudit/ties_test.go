@@ -96,7 +96,10 @@ func TestLogStoreTies(t *testing.T) {
 				t.Run("shuffled "+itoa(int64(seed)), func(t *testing.T) {
 					p := newProxy(t, srv.URL)
 					p.shuffleTies = &seed
-					got, serr, code := storeAudit(t, p.url, `{set="`+s.name+`",offset="yes"}`, nil, nil)
+					// The proxy reads a chunk's whole answer before it
+					// sends headers: on a loaded machine that took more
+					// than the default 10 s --store-timeout.
+					got, serr, code := storeAudit(t, p.url, `{set="`+s.name+`",offset="yes"}`, nil, func(a *AuditCmd) { a.Store.StoreTimeout = time.Minute })
 					if code != 0 || serr != "" {
 						t.Fatalf("exit %d: %s", code, serr)
 					}

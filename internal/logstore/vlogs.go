@@ -433,6 +433,19 @@ func (v *VLogs) Streams(ctx context.Context, q Query) ([]Stream, error) {
 	return out, nil
 }
 
+// Any reports whether the query matches a row in its window. "limit 1"
+// ends the server's search at the first match: asking one stream this way
+// took 20–90 ms on a 1 GB set where /streams, which counts every match,
+// took 2.8 CPU-s for the same regexp.
+func (v *VLogs) Any(ctx context.Context, q Query) (bool, error) {
+	found := false
+	err := v.rows(ctx, "query", v.form(q, q.Text+" | limit 1 | fields _time"), func(*Row) error {
+		found = true
+		return nil
+	})
+	return found, err
+}
+
 // Counts uses /select/logsql/hits.
 func (v *VLogs) Counts(ctx context.Context, q Query, step time.Duration) ([]Count, error) {
 	f := v.form(q, q.Text)

@@ -27,6 +27,7 @@ package skew
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -99,26 +100,22 @@ type partState struct {
 // pastEpochs: finished epochs kept per partition.
 const pastEpochs = 4
 
-// pastApplied: broker lines kept per finished epoch still waiting for its
-// decision (see pastEpoch).
-const pastApplied = 16
-
-// pastEpoch keeps of a finished epoch only what a late line can still use.
-// A decided epoch pairs a late broker line with its decision and needs only
-// to know which sources it paired already (ids, not their lines: a dense set
-// of 1,100 files of one broker kept 34 MB of such lines, 4 epochs × every
-// source × every partition). An epoch still waiting for its decision keeps
-// its broker lines, to pair them when the decision comes: the first
-// pastApplied of them. An epoch is applied by the partition's replicas, a
-// few files each; more sources than that naming one epoch are copies of
-// one broker's lines, and their pairs say nothing the first ones do not.
 type pastEpoch struct {
 	epoch    int32
 	decided  Point
 	decision bool
-	applied  []Point
-	srcs     []int32
+	// applied: the appliers' lines while no decision is known, to pair
+	// with it when it comes; srcs: once it is known, only the sources
+	// already paired. Every broker's file names every epoch, so these grow
+	// with sources × partitions: a source id is a twelfth of a Point (1,100
+	// copies of one dense state-change.log kept 25 MB of Points here).
+	applied []Point
+	srcs    []int32
 }
+
+// pastApplied: appliers' lines kept per finished epoch still waiting for
+// its decision (see finish).
+const pastApplied = 16
 
 // farMax: deltas kept per pair of sources that lie beyond Window.
 const farMax = 16
@@ -215,7 +212,7 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 				for _, a := range pe.applied {
 					e.pair(k, pe.epoch, pt, a)
 				}
-				pe.keepSources()
+				pe.paired()
 			}
 			return
 		}
@@ -235,7 +232,7 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 		}
 		st := e.part(k, ev.LeaderEpoch)
 		if st == nil {
-			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !hasSrc(pe.srcs, src) {
+			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && pe.decision && !slices.Contains(pe.srcs, int32(src)) {
 				pe.srcs = append(pe.srcs, int32(src))
 				e.pair(k, pe.epoch, pe.decided, pt)
 			}
@@ -367,19 +364,25 @@ func (e *Estimator) finish(k tp, st *partState) {
 	pe := &st.past[st.npast%pastEpochs]
 	st.npast++
 	pe.epoch, pe.decided, pe.decision = st.epoch, st.decided, st.decision
-	pe.applied, pe.srcs = pe.applied[:0], pe.srcs[:0]
-	if st.decision {
+	pe.srcs = pe.srcs[:0]
+	if pe.decision {
+		pe.applied = nil
 		for _, a := range st.applied {
 			pe.srcs = append(pe.srcs, int32(a.Src))
 		}
 	} else {
-		pe.applied = append(pe.applied, st.applied[:min(len(st.applied), pastApplied)]...)
+		// The first pastApplied appliers only: an epoch is applied by the
+		// partition's replicas, a few files each; more sources naming one
+		// epoch are copies of one broker's lines (1,100 in a dense set:
+		// 20 MB of Points waiting for decisions that never came), and
+		// their pairs with a late decision say nothing the first ones do not.
+		pe.applied = append(pe.applied[:0], st.applied[:min(len(st.applied), pastApplied)]...)
 	}
 }
 
-// keepSources drops a past epoch's broker lines once they are paired,
-// keeping which sources they came from.
-func (pe *pastEpoch) keepSources() {
+// paired keeps of the appliers, once they are paired, only their sources.
+func (pe *pastEpoch) paired() {
+	pe.srcs = pe.srcs[:0]
 	for _, a := range pe.applied {
 		pe.srcs = append(pe.srcs, int32(a.Src))
 	}
@@ -415,15 +418,6 @@ func (e *Estimator) pastOf(k tp, epoch int32) *pastEpoch {
 		}
 	}
 	return nil
-}
-
-func hasSrc(l []int32, src int) bool {
-	for _, s := range l {
-		if int(s) == src {
-			return true
-		}
-	}
-	return false
 }
 
 // before orders pairs by the bound they allow, ties by the lines' times and

@@ -146,6 +146,26 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 		}
 		hq := *q
 		hq.Text = logstore.And(q.Text, logstore.HintFilter(h.Logger, h.MsgPrefix))
+		if a, ok := in.Store.(anyRow); ok {
+			// One stream at a time, each search ending at its first
+			// match, instead of counting every match of every stream.
+			for _, x := range ss {
+				y := s.streams[x.Name]
+				if y == nil || y.p.Stats.Eras&h.Era != 0 {
+					continue
+				}
+				sq := hq
+				sq.Text = logstore.And(hq.Text, "_stream:"+x.Name)
+				found, err := a.Any(ctx, sq)
+				if err != nil {
+					return st, err
+				}
+				if found {
+					y.p.Stats.Eras |= h.Era
+				}
+			}
+			continue
+		}
 		hs, err := in.Store.Streams(ctx, hq)
 		if err != nil {
 			return st, err
@@ -160,6 +180,12 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 		r.stores = append(r.stores, s)
 	}
 	return st, nil
+}
+
+// anyRow is a store that can say whether a query matches any row without
+// counting them all (logstore.VLogs).
+type anyRow interface {
+	Any(ctx context.Context, q logstore.Query) (bool, error)
 }
 
 // StreamName names a stream as an input: a path-like name built from the

@@ -1,0 +1,5 @@
+//go:build !race
+
+package skew
+
+const raceEnabled = false
