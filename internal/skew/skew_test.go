@@ -246,3 +246,31 @@ func TestEvidenceAmongEqualPairsIsStable(t *testing.T) {
 		}
 	}
 }
+
+// The lines kept for past epochs are bounded per partition whatever the
+// number of sources naming each epoch: 200 copies of one broker's file
+// naming 10 partitions' epochs, decided by a controller not among them,
+// kept 4 epochs × 200 lines × 10 partitions.
+func TestPastEpochsKeepBoundedLines(t *testing.T) {
+	e := NewEstimator()
+	const sources, partitions, epochs = 200, 10, 12
+	for ep := int32(1); ep <= epochs; ep++ {
+		for p := int32(0); p < partitions; p++ {
+			for s := 0; s < sources; s++ {
+				e.Add(s, applied(2, "orders", p, ep, int(ep)*1000+int(p)))
+			}
+		}
+	}
+	kept := 0
+	for _, st := range e.parts {
+		for _, pe := range st.past {
+			kept += len(pe.applied)
+		}
+	}
+	if max := partitions * pastEpochs * pastApplied; kept > max {
+		t.Fatalf("past epochs keep %d lines, want at most %d (partitions × pastEpochs × pastApplied)", kept, max)
+	}
+	if kept == 0 {
+		t.Fatal("past epochs keep no lines: a late decision has nothing to pair with")
+	}
+}
