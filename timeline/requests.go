@@ -180,13 +180,15 @@ func (t *Timeline) closeRequest(rq *request) {
 	}
 }
 
+// closeRequests forgets correlation ids no line can use any more; at the
+// end (all) it also releases every held line and closes every request.
+// Before the end, held lines and quiet requests are the timers'
+// (runTimers, which Advance runs first).
 func (t *Timeline) closeRequests(all bool) {
-	if len(t.fetchHeld) > 0 {
-		var due []fetchKey
-		for k, h := range t.fetchHeld {
-			if all || t.watermark.Sub(h.ev.Time) > time.Second {
-				due = append(due, k)
-			}
+	if all && len(t.fetchHeld) > 0 {
+		due := make([]fetchKey, 0, len(t.fetchHeld))
+		for k := range t.fetchHeld {
+			due = append(due, k)
 		}
 		// Map order is random; release in a fixed order.
 		sort.Slice(due, func(i, j int) bool {
@@ -203,9 +205,11 @@ func (t *Timeline) closeRequests(all bool) {
 			t.releaseHeld(h.ref.Source, h)
 		}
 	}
-	for _, rq := range t.reqs {
-		if !rq.closed && (all || t.watermark.Sub(rq.last) > t.cfg.Quiet) {
-			t.closeRequest(rq)
+	if all {
+		for _, rq := range t.reqs {
+			if !rq.closed {
+				t.closeRequest(rq)
+			}
 		}
 	}
 	if all || len(t.corrs) > 0 {
