@@ -99,7 +99,7 @@ func (f *Follower) closeIdle(now time.Time) {
 // e has a file open: its own, or (e.rotating) the one it followed, renamed
 // while closed, to be read to its end before the file now at the path.
 func (f *Follower) reopen(e *entry) bool {
-	st, err := os.Stat(e.abs)
+	st, err := f.stat(e.abs)
 	switch {
 	case err == nil && os.SameFile(st, e.fi):
 		e.size = st.Size()
@@ -193,7 +193,7 @@ func (f *Follower) locate(e *entry) string {
 	if keyed && d.index != nil {
 		return d.index[k]
 	}
-	des, err := os.ReadDir(d.abs)
+	des, err := f.readDir(d.abs)
 	if err != nil {
 		return ""
 	}

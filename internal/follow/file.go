@@ -86,7 +86,7 @@ func (f *Follower) service(e *entry, budget *int) (more bool) {
 			}
 		}
 		if !e.rotating {
-			st, err := os.Stat(e.abs)
+			st, err := f.stat(e.abs)
 			switch {
 			case err == nil && os.SameFile(st, e.fi):
 				e.size = st.Size()
@@ -117,7 +117,7 @@ func (f *Follower) service(e *entry, budget *int) (more bool) {
 // open opens the file at e's path. It reports whether e now has a file.
 func (f *Follower) open(e *entry) bool {
 	e.waiting = false
-	st, err := os.Stat(e.abs)
+	st, err := f.stat(e.abs)
 	if err == nil && !st.Mode().IsRegular() {
 		err = errNotRegular
 	}

@@ -219,6 +219,10 @@ const (
 	errBuffer           = 64
 )
 
+// sweepRate bounds the safety net's work in fsnotify mode: names listed
+// and files looked at per second, whatever the number of files.
+const sweepRate = 512
+
 // Follower follows a set of files. Create it with New, then call Run.
 type Follower struct {
 	opts      Options
@@ -247,6 +251,8 @@ type Follower struct {
 	scans    int       // full looks at everything so far (rescan)
 	drained  bool      // the queue was empty since the last full look
 	shallow  bool      // this look leaves closed files alone (onTick)
+	// calls counts stats and directory entries listed (tests).
+	calls int
 
 	// Descriptors: the entries with an open file, most recently active
 	// first, and how many; entries by the file they follow (open or
@@ -419,34 +425,10 @@ func (f *Follower) Run(ctx context.Context) error {
 	defer close(f.lines)
 	defer f.closeAll()
 
-	var events <-chan fsnotify.Event
-	var werrs <-chan error
-	if !f.opts.Poll {
-		w, err := fsnotify.NewWatcher()
-		if err != nil {
-			f.report(fmt.Errorf("follow: fsnotify unavailable, polling instead: %w", err))
-		} else {
-			f.watcher = w
-			defer w.Close()
-			events, werrs = w.Events, w.Errors
-		}
+	events, werrs := f.start()
+	if w := f.watcher; w != nil {
+		defer w.Close()
 	}
-	for _, d := range f.dirOrder {
-		f.addWatch(d)
-	}
-	// Watches first, then look: whatever changes after this is an event.
-	for _, d := range f.dirOrder {
-		if d.input {
-			f.scanDir(d)
-		}
-	}
-	f.mu.Lock()
-	all := append([]*entry(nil), f.order...)
-	f.mu.Unlock()
-	for _, e := range all {
-		f.markDirty(e)
-	}
-
 	tick := time.NewTicker(f.interval)
 	defer tick.Stop()
 	for {
@@ -478,6 +460,49 @@ func (f *Follower) Run(ctx context.Context) error {
 			f.onTick()
 		}
 	}
+}
+
+// start sets up the watches and queues every file for a first look.
+func (f *Follower) start() (<-chan fsnotify.Event, <-chan error) {
+	var events <-chan fsnotify.Event
+	var werrs <-chan error
+	if !f.opts.Poll {
+		w, err := fsnotify.NewWatcher()
+		if err != nil {
+			f.report(fmt.Errorf("follow: fsnotify unavailable, polling instead: %w", err))
+		} else {
+			f.watcher = w
+			events, werrs = w.Events, w.Errors
+		}
+	}
+	for _, d := range f.dirOrder {
+		f.addWatch(d)
+	}
+	// Watches first, then look: whatever changes after this is an event.
+	for _, d := range f.dirOrder {
+		if d.input {
+			f.scanDir(d)
+		}
+	}
+	f.mu.Lock()
+	all := append([]*entry(nil), f.order...)
+	f.mu.Unlock()
+	for _, e := range all {
+		f.markDirty(e)
+	}
+	return events, werrs
+}
+
+// stat and readDir are os.Stat and os.ReadDir, counted (calls).
+func (f *Follower) stat(path string) (os.FileInfo, error) {
+	f.calls++
+	return os.Stat(path)
+}
+
+func (f *Follower) readDir(path string) ([]os.DirEntry, error) {
+	des, err := os.ReadDir(path)
+	f.calls += 1 + len(des)
+	return des, err
 }
 
 func (f *Follower) match(name string) bool {
@@ -675,7 +700,7 @@ func (f *Follower) handleEvent(ev fsnotify.Event) {
 	}
 	name := filepath.Base(ev.Name)
 	if f.opts.Recursive && ev.Has(fsnotify.Create) {
-		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+		if fi, err := f.stat(ev.Name); err == nil && fi.IsDir() {
 			f.subdir(d, name)
 			return
 		}
@@ -753,7 +778,7 @@ func (f *Follower) addWatch(d *dirState) {
 		return
 	}
 	// A directory that is not there (yet) is polled, not an error.
-	if fi, serr := os.Stat(d.abs); serr == nil && fi.IsDir() {
+	if fi, serr := f.stat(d.abs); serr == nil && fi.IsDir() {
 		f.dirError(d, "watch", err)
 	}
 }
@@ -768,7 +793,7 @@ func (f *Follower) dirError(d *dirState, op string, err error) {
 
 // scanDir lists a directory input and discovers the files Match accepts.
 func (f *Follower) scanDir(d *dirState) {
-	des, err := os.ReadDir(d.abs)
+	des, err := f.readDir(d.abs)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			f.dirError(d, "scan", err)
@@ -779,7 +804,7 @@ func (f *Follower) scanDir(d *dirState) {
 	for _, de := range des {
 		name := de.Name()
 		if f.opts.Recursive && (de.IsDir() || de.Type()&fs.ModeSymlink != 0) {
-			if fi, err := os.Stat(filepath.Join(d.abs, name)); err == nil && fi.IsDir() {
+			if fi, err := f.stat(filepath.Join(d.abs, name)); err == nil && fi.IsDir() {
 				f.subdir(d, name)
 				continue
 			}
@@ -863,7 +888,7 @@ func (f *Follower) discover(d *dirState, name string) {
 		f.look(e)
 		return
 	}
-	fi, err := os.Stat(abs)
+	fi, err := f.stat(abs)
 	if err != nil && errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
 		return
 	}
