@@ -14,9 +14,13 @@
 // file (and each directory input), filtering events by name, so rename
 // rotation, deletion and re-creation are all seen. With Options.Poll, or when
 // fsnotify cannot be used, files are polled every Options.PollInterval
-// instead. In fsnotify mode everything is also re-checked about once a second
-// as a safety net (missed events, queue overflow), and directories that do not
-// exist yet are polled until they do. With fsnotify a line usually arrives
+// instead. In fsnotify mode the events drive everything: an overflow of
+// the event queue makes a look at every file at once, directories that do
+// not exist yet are polled until they do, and, as a safety net for events
+// lost without notice, a sweep goes through every directory and file at a
+// bounded rate (sweepRate looks a second, a round at most once a second):
+// idle, a tree of 20,000 files costs what a few hundred stats a second
+// cost, not a stat of every file. With fsnotify a line usually arrives
 // within a millisecond of being written; polling adds up to PollInterval.
 //
 // # Descriptors
@@ -209,7 +213,7 @@ const (
 	defaultPollInterval = 250 * time.Millisecond
 	defaultMaxLine      = 1 << 20
 	defaultIdleClose    = 5 * time.Second
-	safetyInterval      = time.Second // fsnotify mode: re-check everything this often
+	safetyInterval      = time.Second // fsnotify mode: a sweep round starts at most this often
 	maxBatchLines       = 4096
 	maxBatchBytes       = 4 << 20
 	readSize            = 64 << 10
@@ -250,7 +254,14 @@ type Follower struct {
 	recheck  bool      // a file was retired: entries waiting for it may take it
 	scans    int       // full looks at everything so far (rescan)
 	drained  bool      // the queue was empty since the last full look
-	shallow  bool      // this look leaves closed files alone (onTick)
+	// The sweep (fsnotify mode): the next directory of dirOrder, the files
+	// of the last one still to look at, the looks it may make this tick,
+	// the tick its round began; and how many directories are not watched.
+	sweepAt     int
+	sweepFiles  []*entry
+	sweepCredit int
+	sweepBegan  int
+	unwatched   int
 	// calls counts stats and directory entries listed (tests).
 	calls int
 
@@ -481,7 +492,7 @@ func (f *Follower) start() (<-chan fsnotify.Event, <-chan error) {
 	// Watches first, then look: whatever changes after this is an event.
 	for _, d := range f.dirOrder {
 		if d.input {
-			f.scanDir(d)
+			f.scanDir(d, true)
 		}
 	}
 	f.mu.Lock()
@@ -514,6 +525,7 @@ func (f *Follower) dir(abs, path string) *dirState {
 	d := f.dirs[abs]
 	if d == nil {
 		d = &dirState{abs: abs, path: path}
+		f.unwatched++
 		f.dirs[abs] = d
 		f.dirOrder = append(f.dirOrder, d)
 	}
@@ -598,16 +610,8 @@ func (f *Follower) markDirty(e *entry) {
 
 func (f *Follower) markDir(d *dirState) {
 	for e := range d.files {
-		f.look(e)
+		f.markDirty(e)
 	}
-}
-
-// look queues e to be looked at, except a closed file in a shallow look.
-func (f *Follower) look(e *entry) {
-	if f.shallow && e.f == nil && e.fi != nil && !e.touched {
-		return
-	}
-	f.markDirty(e)
 }
 
 // process reads queued entries until the queue is empty or the batch full.
@@ -677,13 +681,14 @@ func (f *Follower) handleEvent(ev fsnotify.Event) {
 			// there again.
 			if d.watched {
 				d.watched = false
+				f.unwatched++
 				_ = f.watcher.Remove(d.abs)
 			}
 			f.markDir(d)
 		case ev.Has(fsnotify.Create) && !d.watched:
 			f.addWatch(d)
 			if d.input {
-				f.scanDir(d)
+				f.scanDir(d, true)
 			}
 			f.markDir(d)
 		}
@@ -706,7 +711,7 @@ func (f *Follower) handleEvent(ev fsnotify.Event) {
 		}
 	}
 	if f.match(name) {
-		f.discover(d, name)
+		f.discover(d, name, true)
 	}
 }
 
@@ -720,15 +725,12 @@ func (f *Follower) handleWatchError(err error) {
 
 func (f *Follower) onTick() {
 	f.ticks++
-	every := max(1, int(safetyInterval/f.interval))
-	all := f.watcher == nil || f.ticks%every == 0
-	// With fsnotify, the once-a-second look at everything stats closed
-	// files only every tenth time: their directories' watches report their
-	// writes, and a stat a second for each costs (20,000 idle files: 6% of
-	// a core). A lost event (overflow) makes a full look at once.
-	f.shallow = f.watcher != nil && all && f.ticks%(10*every) != 0
-	f.rescan(all)
-	f.shallow = false
+	if f.watcher == nil {
+		f.rescan(true) // polling: everything, every tick
+	} else {
+		f.rescan(false)
+		f.sweep()
+	}
 	f.closeIdle(time.Now())
 }
 
@@ -736,6 +738,8 @@ func (f *Follower) onTick() {
 func (f *Follower) rescan(all bool) {
 	if all {
 		f.forgetRetired()
+	} else if f.unwatched == 0 {
+		return
 	}
 	for _, d := range f.dirOrder {
 		if d.watched && !all {
@@ -743,9 +747,54 @@ func (f *Follower) rescan(all bool) {
 		}
 		f.addWatch(d)
 		if d.input {
-			f.scanDir(d)
+			f.scanDir(d, true)
 		}
 		f.markDir(d)
+	}
+}
+
+// sweep is the safety net in fsnotify mode, for events lost without an
+// overflow said so (a write through mmap, a filesystem that reports some
+// changes only): it goes through every directory (listing a directory
+// input for files it has not heard of) and every file (an open one is
+// read on if it grew, a closed one stat'ed and opened again if it
+// changed), making at most sweepRate looks a second. A look at everything
+// once a second cost what the files number: 20,000 idle files, 6% of a
+// core. A round starts at most once per safetyInterval, and ends the
+// retired files' wait as a full look does (forgetRetired).
+func (f *Follower) sweep() {
+	per := max(1, int(sweepRate*f.interval/time.Second))
+	f.sweepCredit = min(f.sweepCredit+per, per)
+	for f.sweepCredit > 0 {
+		if n := len(f.sweepFiles); n > 0 {
+			e := f.sweepFiles[n-1]
+			f.sweepFiles[n-1] = nil
+			f.sweepFiles = f.sweepFiles[:n-1]
+			if !e.removed {
+				f.markDirty(e)
+				f.sweepCredit--
+			}
+			continue
+		}
+		if f.sweepAt >= len(f.dirOrder) {
+			if f.ticks-f.sweepBegan < max(1, int(safetyInterval/f.interval)) {
+				return
+			}
+			f.forgetRetired()
+			f.sweepAt, f.sweepBegan = 0, f.ticks
+		}
+		d := f.dirOrder[f.sweepAt]
+		f.sweepAt++
+		f.sweepCredit--
+		f.addWatch(d)
+		if d.input {
+			// A directory is listed at once, whatever it costs; the
+			// credit going below zero makes the next ticks pay for it.
+			f.sweepCredit -= f.scanDir(d, false)
+		}
+		for e := range d.files {
+			f.sweepFiles = append(f.sweepFiles, e)
+		}
 	}
 }
 
@@ -775,6 +824,7 @@ func (f *Follower) addWatch(d *dirState) {
 	err := f.watcher.Add(d.abs)
 	if err == nil {
 		d.watched = true
+		f.unwatched--
 		return
 	}
 	// A directory that is not there (yet) is polled, not an error.
@@ -791,14 +841,16 @@ func (f *Follower) dirError(d *dirState, op string, err error) {
 	d.err = perr
 }
 
-// scanDir lists a directory input and discovers the files Match accepts.
-func (f *Follower) scanDir(d *dirState) {
+// scanDir lists a directory input and discovers the files Match accepts;
+// with known, the files already followed are queued too. It returns how
+// many names it listed.
+func (f *Follower) scanDir(d *dirState, known bool) int {
 	des, err := f.readDir(d.abs)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			f.dirError(d, "scan", err)
 		}
-		return
+		return len(des)
 	}
 	d.err = nil
 	for _, de := range des {
@@ -810,9 +862,10 @@ func (f *Follower) scanDir(d *dirState) {
 			}
 		}
 		if f.match(name) {
-			f.discover(d, name)
+			f.discover(d, name, known)
 		}
 	}
+	return len(des)
 }
 
 // maxDepth bounds how deep Recursive goes below a directory input (the
@@ -878,14 +931,17 @@ func (f *Follower) subdir(d *dirState, name string) {
 	sd := f.dir(abs, filepath.Join(d.path, name))
 	sd.input, sd.depth = true, d.depth+1
 	f.addWatch(sd)
-	f.scanDir(sd)
+	f.scanDir(sd, true)
 }
 
-// discover handles a name in a directory input that Match accepts.
-func (f *Follower) discover(d *dirState, name string) {
+// discover handles a name in a directory input that Match accepts; a
+// file already followed is queued if known.
+func (f *Follower) discover(d *dirState, name string, known bool) {
 	abs := filepath.Join(d.abs, name)
 	if e := f.entries[abs]; e != nil {
-		f.look(e)
+		if known {
+			f.markDirty(e)
+		}
 		return
 	}
 	fi, err := f.stat(abs)
