@@ -9,7 +9,7 @@ import (
 )
 
 // Descriptors (see the package documentation): a followed file is open
-// only while it is active. Closed, its entry keeps fi (so it still holds
+// only while it is active. Closed, its entry keeps id (so it still holds
 // the file: holder), off, prev and the modification time, and reopen
 // takes it up again when it changed.
 
@@ -29,18 +29,18 @@ func (f *Follower) slot(keep *entry) {
 	}
 }
 
-// attach makes file (fi) e's open file.
-func (f *Follower) attach(e *entry, file *os.File, fi os.FileInfo) {
-	e.f, e.fi = file, fi
-	if k, ok := keyOf(fi); ok {
+// attach makes file (id) e's open file.
+func (f *Follower) attach(e *entry, file *os.File, id fileID) {
+	e.f, e.id = file, id
+	if k, ok := id.key(); ok {
 		f.held[k] = e
 	}
 	f.nOpen++
 	e.elem = f.lru.PushFront(e)
-	e.active = time.Now()
+	e.active = time.Since(f.epoch)
 }
 
-// detach closes e's file; e still follows it (fi) until let.
+// detach closes e's file; e still follows it (id) until let.
 func (f *Follower) detach(e *entry) {
 	e.f.Close()
 	e.f = nil
@@ -51,18 +51,18 @@ func (f *Follower) detach(e *entry) {
 
 // let makes e follow no file.
 func (f *Follower) let(e *entry) {
-	if e.fi == nil {
+	if e.id.none() {
 		return
 	}
-	if k, ok := keyOf(e.fi); ok && f.held[k] == e {
+	if k, ok := e.id.key(); ok && f.held[k] == e {
 		delete(f.held, k)
 	}
-	e.fi = nil
+	e.id = fileID{}
 }
 
 // activeNow: bytes of e's file were just read.
 func (f *Follower) activeNow(e *entry) {
-	e.active = time.Now()
+	e.active = time.Since(f.epoch)
 	if e.elem != nil {
 		f.lru.MoveToFront(e.elem)
 	}
@@ -71,9 +71,9 @@ func (f *Follower) activeNow(e *entry) {
 // park closes e's file while it is idle (or to make room), remembering
 // what tells a change: its modification time now, besides the read offset.
 func (f *Follower) park(e *entry) {
-	e.closeMt = time.Time{}
+	e.closeMt = 0
 	if st, err := e.f.Stat(); err == nil {
-		e.closeMt = st.ModTime()
+		e.closeMt = st.ModTime().UnixNano()
 	}
 	f.detach(e)
 }
@@ -83,9 +83,10 @@ func (f *Follower) closeIdle(now time.Time) {
 	if f.idleClose <= 0 {
 		return
 	}
+	at := now.Sub(f.epoch)
 	for el := f.lru.Back(); el != nil; {
 		e, prev := el.Value.(*entry), el.Prev()
-		if now.Sub(e.active) < f.idleClose {
+		if at-e.active < f.idleClose {
 			return
 		}
 		if !e.rotating && !e.queued {
@@ -101,9 +102,9 @@ func (f *Follower) closeIdle(now time.Time) {
 func (f *Follower) reopen(e *entry) bool {
 	st, err := f.stat(e.abs)
 	switch {
-	case err == nil && os.SameFile(st, e.fi):
+	case err == nil && idOf(st).same(e.id):
 		e.size = st.Size()
-		if !e.touched && st.Size() == e.off && st.ModTime().Equal(e.closeMt) {
+		if !e.touched && st.Size() == e.off && st.ModTime().UnixNano() == e.closeMt {
 			return false // nothing new
 		}
 		e.touched = false
@@ -133,7 +134,7 @@ func (f *Follower) findMoved() {
 	f.moved = nil
 	for _, e := range moved {
 		e.moved = false
-		if e.removed || e.f != nil || e.fi == nil {
+		if e.removed || e.f != nil || e.id.none() {
 			continue
 		}
 		if p := f.locate(e); p != "" && f.openSame(e, p) {
@@ -173,14 +174,14 @@ func (f *Follower) openSame(e *entry, path string) bool {
 		return false
 	}
 	fi, err := file.Stat()
-	if err != nil || !os.SameFile(fi, e.fi) {
+	if err != nil || !idOf(fi).same(e.id) {
 		file.Close()
 		if path == e.abs {
 			f.markDirty(e) // replaced since the stat: look again
 		}
 		return false
 	}
-	f.attach(e, file, fi)
+	f.attach(e, file, e.id)
 	e.err, e.missing = nil, false
 	return true
 }
@@ -189,7 +190,7 @@ func (f *Follower) openSame(e *entry, path string) bool {
 // in the directory's listing made by the first call of a findMoved.
 func (f *Follower) locate(e *entry) string {
 	d := e.dir
-	k, keyed := keyOf(e.fi)
+	k, keyed := e.id.key()
 	if keyed && d.index != nil {
 		return d.index[k]
 	}
@@ -211,11 +212,11 @@ func (f *Follower) locate(e *entry) string {
 		}
 		p := filepath.Join(d.abs, de.Name())
 		if keyed {
-			if k2, ok := keyOf(fi); ok {
+			if k2, ok := idOf(fi).key(); ok {
 				d.index[k2] = p
 			}
 		}
-		if found == "" && os.SameFile(fi, e.fi) {
+		if found == "" && idOf(fi).same(e.id) {
 			found = p
 			if !keyed {
 				break

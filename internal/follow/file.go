@@ -19,34 +19,35 @@ type entry struct {
 	removed  bool
 	queued   bool
 
-	// The file at this path when New ran; nil once it was opened.
-	startFi   os.FileInfo
+	// The file at this path when New ran; none once it was opened.
+	start     fileID
 	startSize int64
 	// The file that was open when a read failed, to resume where it stopped.
-	resumeFi  os.FileInfo
+	resume    fileID
 	resumeOff int64
 
 	f        *os.File
-	fi       os.FileInfo // of f, or of the file closed while idle (f nil)
-	off      int64       // next byte of f to read
-	prev     tail        // the bytes just before off
-	rotating bool        // path no longer refers to f: drain f to EOF, then switch
-	waiting  bool        // the file at path is another entry's open file: wait for it
-	skip     bool        // discarding up to the next '\n'
-	partial  []byte      // start of a line with no '\n' yet, at most maxLine+1 bytes
-	opened   bool        // a file was open for this path before
-	restart  bool        // the next line is the first of another file at this path
+	id       fileID // of f, or of the file closed while idle (f nil)
+	off      int64  // next byte of f to read
+	prev     tail   // the bytes just before off
+	rotating bool   // path no longer refers to f: drain f to EOF, then switch
+	waiting  bool   // the file at path is another entry's open file: wait for it
+	skip     bool   // discarding up to the next '\n'
+	partial  []byte // start of a line with no '\n' yet, at most maxLine+1 bytes
+	opened   bool   // a file was open for this path before
+	restart  bool   // the next line is the first of another file at this path
 
 	size    int64
 	missing bool
 	err     error
 
 	// Descriptors: its place in the Follower's lru while f is open; when
-	// bytes were last read (or it was opened); the modification time when
-	// it was closed while idle; an event named it since (open it again).
+	// bytes were last read (or it was opened), since the Follower's
+	// epoch; the modification time (Unix ns) when it was closed while
+	// idle; an event named it since (open it again).
 	elem    *list.Element
-	active  time.Time
-	closeMt time.Time
+	active  time.Duration
+	closeMt int64
 	touched bool
 	moved   bool // in Follower.moved
 
@@ -77,7 +78,7 @@ func (f *Follower) setErr(e *entry, op string, err error) {
 func (f *Follower) service(e *entry, budget *int) (more bool) {
 	for {
 		if e.f == nil {
-			if e.fi != nil {
+			if !e.id.none() {
 				if !f.reopen(e) {
 					return false
 				}
@@ -88,7 +89,7 @@ func (f *Follower) service(e *entry, budget *int) (more bool) {
 		if !e.rotating {
 			st, err := f.stat(e.abs)
 			switch {
-			case err == nil && os.SameFile(st, e.fi):
+			case err == nil && idOf(st).same(e.id):
 				e.size = st.Size()
 				e.err = nil
 			case err == nil || errors.Is(err, fs.ErrNotExist):
@@ -125,7 +126,7 @@ func (f *Follower) open(e *entry) bool {
 		f.openFailed(e, err)
 		return false
 	}
-	if o := f.holder(st, e); o != nil {
+	if o := f.holder(idOf(st), e); o != nil {
 		// Another entry has this file open: it was renamed here from that
 		// entry's path (or is a second link to it). Wait until that entry
 		// has read it to the end and let go of it (retire), then carry on
@@ -148,26 +149,27 @@ func (f *Follower) open(e *entry) bool {
 		f.setErr(e, "open", err)
 		return false
 	}
-	if r, ok := f.takeRetired(fi); ok {
+	id := idOf(fi)
+	if r, ok := f.takeRetired(id); ok {
 		// A rotated file that arrived under this name: carry on where its
 		// previous name left it.
 		f.flushPartial(e)
-		f.attach(e, file, fi)
+		f.attach(e, file, id)
 		e.off, e.prev = r.off, r.prev
-		e.startFi, e.resumeFi = nil, nil
+		e.start, e.resume = fileID{}, fileID{}
 		e.missing, e.err, e.size = false, nil, fi.Size()
 		return true
 	}
 	var off int64
 	resumed := false
 	switch {
-	case e.startFi != nil && os.SameFile(fi, e.startFi):
+	case e.start.same(id):
 		off = f.startOffset(e, file, fi.Size())
-	case e.resumeFi != nil && os.SameFile(fi, e.resumeFi):
+	case e.resume.same(id):
 		off, resumed = e.resumeOff, true
 	}
-	e.startFi, e.resumeFi = nil, nil
-	f.attach(e, file, fi)
+	e.start, e.resume = fileID{}, fileID{}
+	f.attach(e, file, id)
 	e.off = 0
 	e.missing, e.err, e.size = false, nil, fi.Size()
 	if !resumed {
@@ -266,7 +268,7 @@ func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
 		n, err := e.f.ReadAt(f.buf, at)
 		if err != nil && err != io.EOF {
 			f.setErr(e, "read", err)
-			e.resumeFi, e.resumeOff = e.fi, e.off
+			e.resume, e.resumeOff = e.id, e.off
 			f.detach(e)
 			f.let(e)
 			e.rotating = false
@@ -323,7 +325,7 @@ func (f *Follower) remember(e *entry) {
 	if e.off == 0 || !e.dir.input && !f.anyWaiting() {
 		return
 	}
-	f.retired = append(f.retired, retired{fi: e.fi, off: e.off, prev: e.prev, scan: f.scans})
+	f.retired = append(f.retired, retired{id: e.id, off: e.off, prev: e.prev, scan: f.scans})
 	if len(f.retired) > maxRetired {
 		f.retired = f.retired[1:]
 	}
@@ -339,18 +341,18 @@ func (f *Follower) anyWaiting() bool {
 	return false
 }
 
-func (f *Follower) isRetired(fi os.FileInfo) bool {
+func (f *Follower) isRetired(id fileID) bool {
 	for _, r := range f.retired {
-		if os.SameFile(r.fi, fi) {
+		if r.id.same(id) {
 			return true
 		}
 	}
 	return false
 }
 
-func (f *Follower) takeRetired(fi os.FileInfo) (retired, bool) {
+func (f *Follower) takeRetired(id fileID) (retired, bool) {
 	for i, r := range f.retired {
-		if os.SameFile(r.fi, fi) {
+		if r.id.same(id) {
 			f.retired = append(f.retired[:i], f.retired[i+1:]...)
 			return r, true
 		}

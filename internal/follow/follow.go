@@ -272,7 +272,8 @@ type Follower struct {
 	nOpen  int
 	held   map[fileKey]*entry
 	starts map[fileKey]bool
-	moved  []*entry // closed files whose paths moved on, for findMoved
+	moved  []*entry  // closed files whose paths moved on, for findMoved
+	epoch  time.Time // entries' active times count from it
 
 	batch      []Line
 	batchBytes int
@@ -304,7 +305,7 @@ type dirState struct {
 // its inode number be reused meanwhile by another file, the bytes before
 // the offset tell them apart.
 type retired struct {
-	fi   os.FileInfo
+	id   fileID
 	off  int64
 	prev tail
 	scan int // f.scans when it was retired
@@ -332,6 +333,7 @@ func New(paths []string, opts Options) (*Follower, error) {
 		held:     make(map[fileKey]*entry),
 		starts:   make(map[fileKey]bool),
 		maxOpen:  opts.MaxOpen,
+		epoch:    time.Now(),
 	}
 	if f.maxLine == 0 {
 		f.maxLine = defaultMaxLine
@@ -400,6 +402,7 @@ func New(paths []string, opts Options) (*Follower, error) {
 			e.pub.Missing, e.pub.Size = false, fi.Size()
 		}
 	}
+	f.starts = nil // only New tells start files from others
 	return f, nil
 }
 
@@ -533,6 +536,9 @@ func (f *Follower) dir(abs, path string) *dirState {
 }
 
 func (f *Follower) addEntry(path, abs string, d *dirState, explicit bool) *entry {
+	if abs == path {
+		abs = path // one string, not two, for each of many files
+	}
 	e := &entry{path: path, abs: abs, dir: d, explicit: explicit, opened: f.gone[abs]}
 	e.pub = FileState{Path: path, Missing: true}
 	f.entries[abs] = e
@@ -565,36 +571,37 @@ func (f *Follower) removeEntry(e *entry) {
 }
 
 func (f *Follower) setStart(e *entry, fi os.FileInfo) {
-	e.startFi, e.startSize = fi, fi.Size()
-	if k, ok := keyOf(fi); ok {
+	e.start, e.startSize = idOf(fi), fi.Size()
+	if k, ok := e.start.key(); ok {
 		f.starts[k] = true
 	}
 }
 
 // sameAsStart reports whether fi is the start file of an entry (New).
 func (f *Follower) sameAsStart(fi os.FileInfo) bool {
-	if k, ok := keyOf(fi); ok {
+	id := idOf(fi)
+	if k, ok := id.key(); ok {
 		return f.starts[k]
 	}
 	for _, e := range f.entries {
-		if e.startFi != nil && os.SameFile(e.startFi, fi) {
+		if e.start.same(id) {
 			return true
 		}
 	}
 	return false
 }
 
-// holder returns the entry other than e that follows fi's file (open or
+// holder returns the entry other than e that follows file id (open or
 // closed).
-func (f *Follower) holder(fi os.FileInfo, e *entry) *entry {
-	if k, ok := keyOf(fi); ok {
+func (f *Follower) holder(id fileID, e *entry) *entry {
+	if k, ok := id.key(); ok {
 		if o := f.held[k]; o != nil && o != e {
 			return o
 		}
 		return nil
 	}
 	for _, o := range f.entries {
-		if o != e && o.fi != nil && os.SameFile(o.fi, fi) {
+		if o != e && o.id.same(id) {
 			return o
 		}
 	}
@@ -949,7 +956,7 @@ func (f *Follower) discover(d *dirState, name string, known bool) {
 		return
 	}
 	e := f.addEntry(filepath.Join(d.path, name), abs, d, false)
-	if err == nil && f.isRetired(fi) {
+	if err == nil && f.isRetired(idOf(fi)) {
 		// A rotated file under its new name: take it over now, before
 		// it is forgotten.
 		f.open(e)

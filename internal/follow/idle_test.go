@@ -61,7 +61,9 @@ func (s *stepper) process() {
 	for {
 		s.f.process()
 		for _, l := range s.f.batch {
-			s.lines[l.Path] = append(s.lines[l.Path], string(l.Text))
+			if s.lines != nil {
+				s.lines[l.Path] = append(s.lines[l.Path], string(l.Text))
+			}
 		}
 		full := s.f.full()
 		s.f.batch, s.f.batchBytes = nil, 0

@@ -12,4 +12,14 @@ func linkCount(fi os.FileInfo) (uint64, bool) { return 0, false }
 // by one instead.
 type fileKey struct{}
 
-func keyOf(os.FileInfo) (fileKey, bool) { return fileKey{}, false }
+// fileID is a file's identity: its os.FileInfo, which os.SameFile
+// compares; the zero value is no file.
+type fileID struct{ fi os.FileInfo }
+
+func idOf(fi os.FileInfo) fileID { return fileID{fi} }
+
+func (a fileID) none() bool { return a.fi == nil }
+
+func (a fileID) same(b fileID) bool { return a.fi != nil && b.fi != nil && os.SameFile(a.fi, b.fi) }
+
+func (a fileID) key() (fileKey, bool) { return fileKey{}, false }

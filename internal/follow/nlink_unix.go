@@ -20,10 +20,23 @@ func linkCount(fi os.FileInfo) (uint64, bool) {
 // fileKey is what os.SameFile compares here: device and inode.
 type fileKey struct{ dev, ino uint64 }
 
-func keyOf(fi os.FileInfo) (fileKey, bool) {
+// fileID is a file's identity, what os.SameFile compares, kept in 16
+// bytes instead of an os.FileInfo (a 200-byte stat buffer on the heap)
+// for each of thousands of followed files; the zero value is no file.
+type fileID struct{ k fileKey }
+
+func idOf(fi os.FileInfo) fileID {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fileKey{}, false
+		return fileID{}
 	}
-	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
+	return fileID{fileKey{uint64(st.Dev), uint64(st.Ino)}}
 }
+
+func (a fileID) none() bool { return a.k == fileKey{} }
+
+// same reports whether a and b are one file (neither is none).
+func (a fileID) same(b fileID) bool { return !a.none() && a.k == b.k }
+
+// key is a's map key, when the platform has one.
+func (a fileID) key() (fileKey, bool) { return a.k, !a.none() }
