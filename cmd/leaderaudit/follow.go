@@ -93,6 +93,11 @@ func (a *AuditCmd) follow(ctx context.Context, stdout, stderr io.Writer, followi
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
+	if a.MemProfile != "" {
+		if err := writeHeapProfile(a.MemProfile); err != nil {
+			return err
+		}
+	}
 	return unreadFiles(srcs)
 }
 
