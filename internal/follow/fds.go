@@ -75,6 +75,7 @@ func (f *Follower) park(e *entry) {
 	if st, err := e.f.Stat(); err == nil {
 		e.closeMt = st.ModTime().UnixNano()
 	}
+	e.head = readHead(e.f, e.off)
 	f.detach(e)
 }
 
@@ -180,6 +181,16 @@ func (f *Follower) openSame(e *entry, path string) bool {
 			f.markDirty(e) // replaced since the stat: look again
 		}
 		return false
+	}
+	if !e.head.of(file) {
+		// Another file in its inode: the number of a deleted file given
+		// to a new one, or the file truncated and rewritten while closed.
+		if path != e.abs {
+			file.Close()
+			return false // not where it went
+		}
+		f.flushPartial(e)
+		e.off, e.prev, e.restart = 0, tail{}, true
 	}
 	f.attach(e, file, e.id)
 	e.err, e.missing = nil, false

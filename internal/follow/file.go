@@ -30,6 +30,7 @@ type entry struct {
 	id       fileID // of f, or of the file closed while idle (f nil)
 	off      int64  // next byte of f to read
 	prev     tail   // the bytes just before off
+	head     head   // its first bytes, when it was last closed
 	rotating bool   // path no longer refers to f: drain f to EOF, then switch
 	waiting  bool   // the file at path is another entry's open file: wait for it
 	skip     bool   // discarding up to the next '\n'
@@ -150,7 +151,7 @@ func (f *Follower) open(e *entry) bool {
 		return false
 	}
 	id := idOf(fi)
-	if r, ok := f.takeRetired(id); ok {
+	if r, ok := f.takeRetired(id, file); ok {
 		// A rotated file that arrived under this name: carry on where its
 		// previous name left it.
 		f.flushPartial(e)
@@ -165,7 +166,7 @@ func (f *Follower) open(e *entry) bool {
 	switch {
 	case e.start.same(id):
 		off = f.startOffset(e, file, fi.Size())
-	case e.resume.same(id):
+	case e.resume.same(id) && e.head.of(file):
 		off, resumed = e.resumeOff, true
 	}
 	e.start, e.resume = fileID{}, fileID{}
@@ -195,6 +196,48 @@ func (f *Follower) open(e *entry) bool {
 // length between two looks leave the size as it was and a '\n' before the
 // offset; the timestamped line before it is another matter.
 const tailLen = 64
+
+// headLen is how many of a file's first bytes, with its device and
+// inode, tell it from another file while it is closed. A deleted file's
+// inode number goes to the next file made, in the same or another
+// directory; the 64 bytes before the offset alone took a new file whose
+// bytes there were the same (lines ending in the same run, the same
+// frame of a stack trace) for the old one, and went on at the old
+// offset: its lines up to there were lost (the stress test's rotated
+// state-change.log given a deleted controller.log's inode).
+const headLen = 64
+
+// head is a file's first bytes, up to headLen and no further than what
+// was read of it: their FNV-1a sum and how many.
+type head struct {
+	sum uint64
+	n   uint8
+}
+
+func readHead(r io.ReaderAt, off int64) head {
+	var b [headLen]byte
+	n, _ := r.ReadAt(b[:min(off, headLen)], 0)
+	return head{sum: fnv1a(b[:n]), n: uint8(n)}
+}
+
+// of reports whether r starts with h's bytes (none: any file does).
+func (h head) of(r io.ReaderAt) bool {
+	if h.n == 0 {
+		return true
+	}
+	var b [headLen]byte
+	n, _ := r.ReadAt(b[:h.n], 0)
+	return n == int(h.n) && fnv1a(b[:n]) == h.sum
+}
+
+func fnv1a(b []byte) uint64 {
+	s := uint64(14695981039346656037)
+	for _, c := range b {
+		s ^= uint64(c)
+		s *= 1099511628211
+	}
+	return s
+}
 
 // tail is the last bytes read before the read offset.
 type tail struct {
@@ -269,6 +312,7 @@ func (f *Follower) read(e *entry, budget *int) (eof, ok bool) {
 		if err != nil && err != io.EOF {
 			f.setErr(e, "read", err)
 			e.resume, e.resumeOff = e.id, e.off
+			e.head = readHead(e.f, e.off)
 			f.detach(e)
 			f.let(e)
 			e.rotating = false
@@ -312,6 +356,7 @@ func (f *Follower) retire(e *entry) {
 		f.report(&fs.PathError{Op: "follow", Path: e.path, Err: ErrDeleted})
 	}
 	if !deleted {
+		e.head = readHead(e.f, e.off)
 		f.remember(e)
 	}
 	f.detach(e)
@@ -325,7 +370,7 @@ func (f *Follower) remember(e *entry) {
 	if e.off == 0 || !e.dir.input && !f.anyWaiting() {
 		return
 	}
-	f.retired = append(f.retired, retired{id: e.id, off: e.off, prev: e.prev, scan: f.scans})
+	f.retired = append(f.retired, retired{id: e.id, off: e.off, prev: e.prev, head: e.head, scan: f.scans})
 	if len(f.retired) > maxRetired {
 		f.retired = f.retired[1:]
 	}
@@ -350,11 +395,13 @@ func (f *Follower) isRetired(id fileID) bool {
 	return false
 }
 
-func (f *Follower) takeRetired(id fileID) (retired, bool) {
+// takeRetired takes the retired file that file (id) is, if any. One with
+// id but another start is not it: its inode number went to a new file.
+func (f *Follower) takeRetired(id fileID, file io.ReaderAt) (retired, bool) {
 	for i, r := range f.retired {
 		if r.id.same(id) {
 			f.retired = append(f.retired[:i], f.retired[i+1:]...)
-			return r, true
+			return r, r.head.of(file)
 		}
 	}
 	return retired{}, false

@@ -308,6 +308,7 @@ type retired struct {
 	id   fileID
 	off  int64
 	prev tail
+	head head
 	scan int // f.scans when it was retired
 }
 

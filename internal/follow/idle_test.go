@@ -78,6 +78,19 @@ func (s *stepper) tick() {
 	s.process()
 }
 
+// closeAll ticks until every file is closed (IdleClose), a few ticks at
+// most: a file the tick queued is not closed by it.
+func (s *stepper) closeAll() {
+	s.t.Helper()
+	for range 8 {
+		s.tick()
+		if s.f.nOpen == 0 {
+			return
+		}
+	}
+	s.t.Fatalf("%d files still open", s.f.nOpen)
+}
+
 // 3,000 idle files in 30 directories, all closed: the safety net's work
 // per tick (stats, and names listed) stays within the sweep's rate,
 // whatever the number of files, and what no event announced (an append to

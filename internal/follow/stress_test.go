@@ -44,7 +44,7 @@ func stressWriter(h *harness, path, tag string, n, every int, rot rotation, seed
 		deadline := time.Now().Add(waitLimit)
 		for !cond() {
 			if time.Now().After(deadline) {
-				return fmt.Errorf("%s: gave up waiting for %s (delivered %d)", path, what, h.count(path))
+				return fmt.Errorf("%s: gave up waiting for %s (delivered %d); errors %v; files %+v", path, what, h.count(path), h.errors(), h.f.Files())
 			}
 			time.Sleep(time.Millisecond)
 		}
