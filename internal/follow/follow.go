@@ -31,14 +31,16 @@
 // hard one, less a reserve, at most 8,192: fdlimit.Files). A file that has
 // had nothing new for Options.IdleClose (default 5 s), or the least
 // recently active one when the bound is reached, is closed; its path,
-// identity (device and inode), read offset and the bytes before that offset
-// are kept, and it is opened again when it changes: an event for it, or,
-// at each look, a size or modification time other than when it was
-// closed. Rotation is told apart the same way as for an open file (the
-// identity at the path, the 64 bytes before the offset). A closed file
-// that was renamed is looked for by its identity in its directory and read
-// to its end there first; one that was deleted while closed cannot be read
-// any more (see below). fsnotify watches directories only, never files.
+// identity (device and inode, and a sum of its first 64 bytes: a deleted
+// file's inode number goes to the next file made), read offset and the
+// bytes before that offset are kept, and it is opened again when it
+// changes: an event for it, or, at each look, a size or modification time
+// other than when it was closed. Rotation is told apart the same way as
+// for an open file (the identity at the path, the 64 bytes before the
+// offset). A closed file that was renamed is looked for by its identity
+// in its directory and read to its end there first; one that was deleted
+// while closed cannot be read any more (see below). fsnotify watches
+// directories only, never files.
 //
 // # Start position
 //
