@@ -787,7 +787,7 @@ func (f *Follower) sweep() {
 			continue
 		}
 		if f.sweepAt >= len(f.dirOrder) {
-			if f.ticks-f.sweepBegan < max(1, int(safetyInterval/f.interval)) {
+			if len(f.dirOrder) == 0 || f.ticks-f.sweepBegan < max(1, int(safetyInterval/f.interval)) {
 				return
 			}
 			f.forgetRetired()
