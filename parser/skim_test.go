@@ -356,3 +356,33 @@ func TestWordSetEqualsContains(t *testing.T) {
 		}
 	}
 }
+
+// firstSpace finds what a byte loop finds, wherever the space falls in or
+// past its eight-byte words, for every byte value around it.
+func TestFirstSpace(t *testing.T) {
+	naive := func(m []byte, n int) int {
+		i := 0
+		for i < len(m) && i < n && m[i] != ' ' {
+			i++
+		}
+		return i
+	}
+	for size := 0; size <= 40; size++ {
+		for pos := -1; pos < size; pos++ {
+			for _, fill := range []byte{'a', 0, 0x1f, 0x21, 0xa0, 0xff, '\t'} {
+				m := bytes.Repeat([]byte{fill}, size)
+				if pos >= 0 {
+					m[pos] = ' '
+					if pos+1 < size {
+						m[pos+1] = ' ' // a second space after the first
+					}
+				}
+				for _, n := range []int{0, 7, 8, 9, 16, 23, 48} {
+					if got, want := firstSpace(m, n), naive(m, n); got != want {
+						t.Fatalf("firstSpace(%q, %d) = %d, want %d", m, n, got, want)
+					}
+				}
+			}
+		}
+	}
+}
