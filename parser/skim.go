@@ -118,9 +118,6 @@ type skimState struct {
 	maxIsLast bool
 	off       bool  // every line the slow way (tests)
 	taken     int64 // records the fast path finished
-	// plain: Skim found no NUL and no '|' in the first 128 bytes of the
-	// line at hand, from one search per buffer instead of two per line.
-	plain bool
 	// loggers: the last few loggers the fast path read, with what they
 	// are; a line that ends with one is not searched for its logger.
 	loggers [8]seenLogger
@@ -427,31 +424,11 @@ func (p *Parser) wrappedQuiet(lv Level, m []byte) bool {
 // bytes it took: what Line would do with them one by one. A reader hands
 // it what it has buffered before it splits lines itself.
 func (p *Parser) Skim(b []byte) int {
-	sk := &p.skimSt
-	defer func() { sk.plain = false }()
-	// nul, bar: the first NUL and '|' at or after off, or where the
-	// search for them stopped (a window past off, w wide: Skim is called
-	// again after every line it does not take, and must not search the
-	// whole buffer each time; the window grows while Skim goes on). A
-	// continuation line that has passed them looks again.
-	nul, bar, w := -1, -1, skimWindow
 	off := 0
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
 		if i < 0 {
 			return off
-		}
-		if i > 1 && b[off] == '\t' {
-			if nul < off || bar < off {
-				if nul < off {
-					nul = nextByte(b, off, 0, w)
-				}
-				if bar < off {
-					bar = nextByte(b, off, '|', w)
-				}
-				w = min(2*w, maxSkimWindow)
-			}
-			sk.plain = nul >= off+i && bar >= off+min(i, 128)
 		}
 		// As Line, the line is numbered before skim reads it.
 		p.lineNo++
@@ -459,27 +436,38 @@ func (p *Parser) Skim(b []byte) int {
 			p.lineNo--
 			return off
 		}
-		sk.plain = false
 		p.Stats.Lines++
 		off += i + 1
 	}
 }
 
-// skimWindow, maxSkimWindow: how far past a line nextByte first looks,
-// and at most.
-const (
-	skimWindow    = 256
-	maxSkimWindow = 16 << 10
-)
-
-// nextByte is the index of the first c in b at or after off, or the end
-// of the window of n bytes it searched.
-func nextByte(b []byte, off int, c byte, n int) int {
-	w := b[off:min(len(b), off+n)]
-	if j := bytes.IndexByte(w, c); j >= 0 {
-		return off + j
+// plainLine: line holds no NUL, and no '|' in about its first 128 bytes,
+// so skimContinuation need not look for a NUL or a collector's "| ". One
+// pass of eight bytes at a time over the line: a search per buffer for
+// each (a window past the line, as this once was) read every byte of a
+// server.log twice more, stack frames or not.
+func plainLine(line []byte) bool {
+	const ones, highs, bars = 0x0101010101010101, 0x8080808080808080, 0x7c7c7c7c7c7c7c7c
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		// A byte of w is zero (a NUL), or of w^bars ('|'), exactly
+		// when the word's t has a high bit set.
+		w := binary.LittleEndian.Uint64(line[i:])
+		t := (w - ones) &^ w
+		if i < 128 {
+			b := w ^ bars
+			t |= (b - ones) &^ b
+		}
+		if t&highs != 0 {
+			return false
+		}
 	}
-	return off + len(w)
+	for ; i < len(line); i++ {
+		if line[i] == 0 || line[i] == '|' && i < 128 {
+			return false
+		}
+	}
+	return true
 }
 
 // skimContinuation finishes a tab-indented line (a stack frame, a
@@ -496,7 +484,7 @@ func (p *Parser) skimContinuation(line []byte) bool {
 		// log processed" is not).
 		return false
 	}
-	if !p.skimSt.plain && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {
+	if !plainLine(line) && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {
 		return false
 	}
 	p.Stats.Continuations++

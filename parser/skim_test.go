@@ -386,3 +386,29 @@ func TestFirstSpace(t *testing.T) {
 		}
 	}
 }
+
+// plainLine says what the two searches it saves would: no NUL anywhere,
+// no '|' in the first 128 bytes (or, past them, it may say no and leave
+// the searches to find out).
+func TestPlainLine(t *testing.T) {
+	for size := 0; size <= 150; size++ {
+		for pos := -1; pos < size; pos++ {
+			for _, c := range []byte{0, '|', 0x7d, 0x80, 0xfc, 0x01} {
+				m := bytes.Repeat([]byte{'x'}, size)
+				if pos >= 0 {
+					m[pos] = c
+				}
+				nul := bytes.IndexByte(m, 0) >= 0
+				bar := bytes.IndexByte(m[:min(len(m), 128)], '|') >= 0
+				got := plainLine(m)
+				if nul || bar {
+					if got {
+						t.Fatalf("plainLine(%d bytes, %#x at %d) = true", size, c, pos)
+					}
+				} else if !got && bytes.IndexByte(m[:min(len(m), 136)], '|') < 0 {
+					t.Fatalf("plainLine(%d bytes, %#x at %d) = false", size, c, pos)
+				}
+			}
+		}
+	}
+}
