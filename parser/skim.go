@@ -133,6 +133,10 @@ type skimState struct {
 	// wrapped: the record held (pendWrapped) is one skimWrapped took,
 	// whose dispatch does nothing.
 	wrapped bool
+	// refused: the number of the line Skim stopped at, which the fast
+	// path does not take: Line, given it next, goes the slow way without
+	// asking skim again (every line of a state-change.log, a controller.log).
+	refused int64
 }
 
 // maxNotRecord: the longest line notRecords keeps.
@@ -434,6 +438,7 @@ func (p *Parser) Skim(b []byte) int {
 		p.lineNo++
 		if !p.skim(b[off : off+i]) {
 			p.lineNo--
+			p.skimSt.refused = p.lineNo + 1
 			return off
 		}
 		p.Stats.Lines++
