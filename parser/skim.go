@@ -118,11 +118,12 @@ type skimState struct {
 	maxIsLast bool
 	off       bool  // every line the slow way (tests)
 	taken     int64 // records the fast path finished
-	// loggers: the last few loggers the fast path read, with what they
-	// are; a line that ends with one is not searched for its logger.
-	loggers [8]seenLogger
-	nextLg  int
-	lastLg  int // the last found
+	// loggers: loggers the fast path read, with what they are, each in
+	// one of two places its line's last bytes choose (loggerSlots); a
+	// line that ends with one is not searched for its logger. A
+	// server.log has 10-20 busy loggers and changes logger on most lines.
+	loggers [32]seenLogger
+	useTick uint32 // counts lookups, for seenLogger.used
 	// notRecords: the last few lines the slow path found to be no record
 	// in any layout (a stack trace's exception line, the logger line
 	// after a LogCleaner block), none tab-led or holding a NUL. Whether a
@@ -165,6 +166,7 @@ func (sk *skimState) knownNoRecord(line []byte) bool {
 // seenLogger is a logger the fast path read: tail is "(" name ")".
 type seenLogger struct {
 	tail     []byte
+	used     uint32 // skimState.useTick when last found
 	kind     loggerKind
 	internal bool // brokerInternal(name)
 	broker   bool // a broker's own logger, never inside a connector (connectContext)
@@ -175,21 +177,48 @@ type seenLogger struct {
 	logPrefix bool
 }
 
-// seenLogger finds the logger m ends with among the last few, and the
+// seenLogger finds the logger m ends with among those seen, and the
 // index of its "(" in m: where splitLogger's search back from the end
-// stops, as a logger name holds no "(" or space.
+// stops, as a logger name holds no "(" or space. Else it returns the
+// place for see to keep m's logger in.
 func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
-	// The last one found first: a log's lines come in runs of a logger.
-	if j, ok := sk.loggers[sk.lastLg].ends(m); ok {
-		return j, &sk.loggers[sk.lastLg]
+	a, b := loggerSlots(m)
+	sk.useTick++
+	e := &sk.loggers[a]
+	if j, ok := e.ends(m); ok {
+		e.used = sk.useTick
+		return j, e
 	}
-	for k := range sk.loggers {
-		if j, ok := sk.loggers[k].ends(m); ok {
-			sk.lastLg = k
-			return j, &sk.loggers[k]
+	f := &sk.loggers[b]
+	if j, ok := f.ends(m); ok {
+		f.used = sk.useTick
+		return j, f
+	}
+	if f.used < e.used {
+		e = f
+	}
+	return -1, e
+}
+
+// loggerSlots: the two places in loggers for the logger that m (a
+// message with its " (logger)") ends with, from m's last 16 bytes, the
+// logger's or its name's own.
+func loggerSlots(m []byte) (int, int) {
+	var x, y uint64
+	if n := len(m); n >= 16 {
+		x, y = binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
+	} else {
+		for _, c := range m {
+			x = x<<8 | y>>56
+			y = y<<8 | uint64(c)
 		}
 	}
-	return 0, nil
+	h := (x*0x9e3779b97f4a7c15 ^ y) * 0xc2b2ae3d27d4eb4f
+	a, b := int(h>>59), int(h>>54&31)
+	if b == a {
+		b ^= 1
+	}
+	return a, b
 }
 
 // ends reports whether m ends with " " and e's tail, and where the tail
@@ -199,10 +228,9 @@ func (e *seenLogger) ends(m []byte) (int, bool) {
 	return j, len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail)
 }
 
-// see keeps tail, "(" name ")", among the last few loggers.
-func (sk *skimState) see(tail []byte) *seenLogger {
-	e := &sk.loggers[sk.nextLg]
-	sk.nextLg = (sk.nextLg + 1) % len(sk.loggers)
+// see keeps tail, "(" name ")", in e, the place seenLogger gave.
+func (sk *skimState) see(e *seenLogger, tail []byte) *seenLogger {
+	e.used = sk.useTick
 	name := tail[1 : len(tail)-1]
 	e.tail = append(e.tail[:0], tail...)
 	e.kind = loggerClass(name)
@@ -286,7 +314,7 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	m := line[i:]
 	j, lgr := sk.seenLogger(m)
-	if lgr == nil {
+	if j < 0 {
 		// splitLogger, where the logger is plainly there: " (" name ")"
 		// with no space in the name and no Connect ":line" suffix.
 		j = bytes.LastIndexByte(m, '(')
@@ -297,7 +325,7 @@ func (p *Parser) skim(line []byte) bool {
 		if len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || name[len(name)-1]-'0' <= 9 {
 			return false
 		}
-		lgr = sk.see(m[j:])
+		lgr = sk.see(lgr, m[j:])
 	}
 	logger := lgr.tail[1 : len(lgr.tail)-1]
 	m = m[:j-1]
