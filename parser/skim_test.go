@@ -338,7 +338,12 @@ func TestQuietEras(t *testing.T) {
 
 // The word set finds each word wherever it stands, as bytes.Contains does.
 func TestWordSetEqualsContains(t *testing.T) {
-	words := slices.Concat(clientWords, libraryWords)
+	for _, words := range [][]string{slices.Concat(clientWords, libraryWords), anchorWords} {
+		wordSetEqualsContains(t, words)
+	}
+}
+
+func wordSetEqualsContains(t *testing.T, words []string) {
 	ws := newWordSet(words)
 	for _, w := range words {
 		for _, text := range []string{w, "x" + w, w + " y", "a|b/c " + w[:len(w)-1] + " and " + w + "."} {
@@ -350,7 +355,8 @@ func TestWordSetEqualsContains(t *testing.T) {
 			t.Errorf("found a word in %q", cut)
 		}
 	}
-	for _, text := range []string{"", "Slow downstream call to inventory-service took 6020 ms", "producer", "|MSGSET", "kip-95"} {
+	for _, text := range []string{"", "Slow downstream call to inventory-service took 6020 ms", "producer", "|MSGSET", "kip-95",
+		"Controller 1 connected to kafka-3:9092 (id: 3 rack: null) for sending state change requests", "leader epoc", "become-leade"} {
 		if ws.in([]byte(text)) != containsAny([]byte(text), words) {
 			t.Errorf("%q: the word set and bytes.Contains disagree", text)
 		}
