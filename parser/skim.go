@@ -651,7 +651,7 @@ func configShaped(m []byte) bool {
 // configBlockHead: the length of the class in "<Class>Config values:", or 0.
 func configBlockHead(m []byte) int {
 	i := firstSpace(m, 48)
-	if i < len(m) && i < 48 && i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+	if i < len(m) && i < 48 && i > len("Config") && m[i-1] == 'g' && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
 		return i
 	}
 	return 0

@@ -346,13 +346,16 @@ func TestWordSetEqualsContains(t *testing.T) {
 func wordSetEqualsContains(t *testing.T, words []string) {
 	ws := newWordSet(words)
 	for _, w := range words {
-		for _, text := range []string{w, "x" + w, w + " y", "a|b/c " + w[:len(w)-1] + " and " + w + "."} {
+		long := strings.Repeat("a|b/c k ", 20) // words after or before a long text
+		for _, text := range []string{w, "x" + w, w + " y", "a|b/c " + w[:len(w)-1] + " and " + w + ".", long + w, w + long, long + w + long} {
 			if !ws.in([]byte(text)) {
 				t.Errorf("%q not found in %q", w, text)
 			}
 		}
-		if cut := w[:len(w)-1]; !containsAny([]byte(cut), words) && ws.in([]byte(cut)) {
-			t.Errorf("found a word in %q", cut)
+		for _, cut := range []string{w[:len(w)-1], long + w[:len(w)-1]} {
+			if !containsAny([]byte(cut), words) && ws.in([]byte(cut)) {
+				t.Errorf("found a word in %q", cut)
+			}
 		}
 	}
 	for _, text := range []string{"", "Slow downstream call to inventory-service took 6020 ms", "producer", "|MSGSET", "kip-95",
