@@ -408,12 +408,16 @@ func (p *Parser) partitionAfter(s []byte, marker string) (string, int32, bool) {
 		}
 		tok = rest[:e+1]
 	} else {
-		e := bytes.IndexAny(rest, " ,;")
-		if e < 0 {
-			e = len(rest)
+		// Byte loops: the token is short, and IndexAny and TrimRight
+		// build their byte set on every call (every partition line).
+		e := 0
+		for e < len(rest) && rest[e] != ' ' && rest[e] != ',' && rest[e] != ';' {
+			e++
 		}
 		tok = rest[:e]
-		tok = bytes.TrimRight(tok, ".:)")
+		for len(tok) > 0 && (tok[len(tok)-1] == '.' || tok[len(tok)-1] == ':' || tok[len(tok)-1] == ')') {
+			tok = tok[:len(tok)-1]
+		}
 	}
 	return p.topicPartition(tok)
 }
