@@ -199,12 +199,12 @@ func parsePrefix(m []byte) (prefix, []byte) {
 	return pf, m
 }
 
-// tp parses the partition the prefix names.
-func (pf *prefix) tp() (string, int32, bool) {
+// tp parses the partition the prefix names (its topic one of p's).
+func (pf *prefix) tp(p *Parser) (string, int32, bool) {
 	if len(pf.tpRaw) == 0 {
 		return "", 0, false
 	}
-	return TopicPartition(pf.tpRaw)
+	return p.topicPartition(pf.tpRaw)
 }
 
 // has reports whether s starts with w, ignoring the case of the first
