@@ -128,7 +128,9 @@ func scanFields(s []byte, fn func(key, val []byte)) {
 		val := s[start:j]
 		fn(key, val)
 		// Descend into nested structs: continue scanning inside the value.
-		if len(val) > 0 && bytes.IndexAny(val, "=:") >= 0 {
+		// (Two IndexByte: IndexAny builds its byte set on every call,
+		// once a field of every partition state line.)
+		if len(val) > 0 && (bytes.IndexByte(val, '=') >= 0 || bytes.IndexByte(val, ':') >= 0) {
 			i = start
 			// Skip the value's own leading identifier (e.g. "List(") so the
 			// loop can find keys inside.
