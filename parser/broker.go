@@ -74,8 +74,13 @@ func parsePrefix(m []byte) (prefix, []byte) {
 		if len(rest) > 0 && rest[0] == ' ' {
 			rest = rest[1:]
 		}
-		sp := bytes.IndexAny(in, " =")
-		if sp < 0 {
+		// A byte loop: the prefix is short, and IndexAny builds its byte
+		// set on every call (every broker record the slow path reads).
+		sp := 0
+		for sp < len(in) && in[sp] != ' ' && in[sp] != '=' {
+			sp++
+		}
+		if sp == len(in) {
 			pf.component = in
 			if bytes.HasPrefix(in, []byte("KafkaApi-")) {
 				pf.side, pf.id = sideBroker, atoi32(in[len("KafkaApi-"):])
