@@ -627,3 +627,11 @@ func TestPartitionAfterToken(t *testing.T) {
 		}
 	}
 }
+
+func TestTrimBlankRight(t *testing.T) {
+	for _, s := range []string{"", " ", "\t\r ", "a", "a b", "msg (logger)  \t\r", "x\r\r", " \tx", "\r\nx\r"} {
+		if got, want := string(trimBlankRight([]byte(s))), string(bytes.TrimRight([]byte(s), " \t\r")); got != want {
+			t.Errorf("trimBlankRight(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

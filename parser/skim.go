@@ -413,7 +413,7 @@ func (p *Parser) skimWrapped(line []byte) bool {
 	for i < len(line) && line[i] == ' ' {
 		i++
 	}
-	m := bytes.TrimRight(line[i:], " \t\r")
+	m := trimBlankRight(line[i:])
 	if len(m) == 0 || m[len(m)-1] == ')' {
 		return false
 	}
