@@ -1,9 +1,15 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/leaderaudit/leaderaudit/internal/gen"
 )
 
 // Noise lines as real server.logs are full of: the hot path must reject
@@ -143,4 +149,82 @@ func BenchmarkStateChange010(b *testing.B) {
 		[]byte(`[2024-03-11 10:01:12,166] TRACE Broker 1 completed LeaderAndIsr request correlationId 11 from controller 1 epoch 32 for the become-leader transition for partition __consumer_offsets-13 (state.change.logger)`),
 		[]byte(`[2024-03-11 10:01:12,167] TRACE Controller 1 epoch 32 elected leader 3 for Offline partition [__consumer_offsets,16] (state.change.logger)`),
 	})
+}
+
+// BenchmarkFiles parses every file of a generated set of each era as the
+// file reader does: Skim over the buffer, the slow way (Line) for each line
+// it leaves, events counted. It is the parser's share of the file audit.
+func BenchmarkFiles(b *testing.B) {
+	for _, era := range gen.Eras {
+		b.Run(string(era), func(b *testing.B) {
+			files := benchFiles(b, era)
+			var size int64
+			for _, f := range files {
+				size += int64(len(f.data))
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			events := 0
+			emit := func(*Event) { events++ }
+			for b.Loop() {
+				for _, f := range files {
+					p := New(time.UTC)
+					p.PathBroker = BrokerFromPath(f.path)
+					for d := f.data; len(d) > 0; {
+						d = d[p.Skim(d):]
+						if len(d) == 0 {
+							break
+						}
+						i := bytes.IndexByte(d, '\n')
+						if i < 0 {
+							i = len(d) - 1
+						}
+						p.Line(d[:i], emit)
+						d = d[i+1:]
+					}
+					p.Flush(emit)
+				}
+			}
+			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+		})
+	}
+}
+
+type benchFile struct {
+	path string
+	data []byte
+}
+
+var benchFileSets = map[gen.Era][]benchFile{}
+
+// benchFiles: the files of a 32 MB generated set (seed 1) of era, read
+// into memory once per process.
+func benchFiles(b *testing.B, era gen.Era) []benchFile {
+	if fs, ok := benchFileSets[era]; ok {
+		return fs
+	}
+	dir, err := os.MkdirTemp("", "leaderaudit-parser-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := gen.DefaultConfig()
+	cfg.Era, cfg.Size, cfg.Seed = era, 32<<20, 1
+	if _, err := gen.Generate(cfg, dir); err != nil {
+		b.Fatal(err)
+	}
+	var fs []benchFile
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".log") {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, p)
+			fs = append(fs, benchFile{rel, data})
+		}
+		return nil
+	})
+	benchFileSets[era] = fs
+	return fs
 }

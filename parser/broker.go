@@ -74,8 +74,13 @@ func parsePrefix(m []byte) (prefix, []byte) {
 		if len(rest) > 0 && rest[0] == ' ' {
 			rest = rest[1:]
 		}
-		sp := bytes.IndexAny(in, " =")
-		if sp < 0 {
+		// A byte loop: the prefix is short, and IndexAny builds its byte
+		// set on every call (every broker record the slow path reads).
+		sp := 0
+		for sp < len(in) && in[sp] != ' ' && in[sp] != '=' {
+			sp++
+		}
+		if sp == len(in) {
 			pf.component = in
 			if bytes.HasPrefix(in, []byte("KafkaApi-")) {
 				pf.side, pf.id = sideBroker, atoi32(in[len("KafkaApi-"):])
@@ -199,12 +204,12 @@ func parsePrefix(m []byte) (prefix, []byte) {
 	return pf, m
 }
 
-// tp parses the partition the prefix names.
-func (pf *prefix) tp() (string, int32, bool) {
+// tp parses the partition the prefix names (its topic one of p's).
+func (pf *prefix) tp(p *Parser) (string, int32, bool) {
 	if len(pf.tpRaw) == 0 {
 		return "", 0, false
 	}
-	return TopicPartition(pf.tpRaw)
+	return p.topicPartition(pf.tpRaw)
 }
 
 // has reports whether s starts with w, ignoring the case of the first
@@ -222,12 +227,19 @@ func has(s []byte, w string) bool {
 
 // leadershipAnchor: words that only leadership lines carry. A record from a
 // leadership logger with one of these that no rule matched is "unparsed".
-func leadershipAnchor(m []byte) bool {
-	return bytes.Contains(m, []byte("LeaderAndIsr")) || bytes.Contains(m, []byte("eader epoch")) ||
-		bytes.Contains(m, []byte("eader Epoch")) || bytes.Contains(m, []byte("become-leader")) ||
-		bytes.Contains(m, []byte("become-follower")) || bytes.Contains(m, []byte("partition(s) to local")) ||
-		bytes.Contains(m, []byte("leader info"))
-}
+func leadershipAnchor(m []byte) bool { return anchorWordSet.in(m) }
+
+// anchorWords are leadershipAnchor's words, looked for by their rare
+// bytes (wordSet): seven bytes.Contains, most of them led by an 'e' or a
+// 'b' that every message holds many of, were a third of what a ZK
+// controller.log's RequestSendThread lines cost the slow path.
+var (
+	anchorWords = []string{
+		"LeaderAndIsr", "eader epoch", "eader Epoch", "become-leader", "become-follower",
+		"partition(s) to local", "leader info",
+	}
+	anchorWordSet = newWordSet(anchorWords)
+)
 
 // broker handles lines from broker and controller loggers. It reports false
 // only for a leadership-looking line it could not read.

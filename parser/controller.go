@@ -236,7 +236,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 			if j := bytes.Index(list, []byte(" triggered by ")); j >= 0 {
 				list = list[:j]
 			}
-			eachTP(list, func(t string, part int32) {
+			p.eachTP(list, func(t string, part int32) {
 				ev := p.start(KindTrigger)
 				ev.Controller = pf.id
 				ev.Cause = c

@@ -128,7 +128,9 @@ func scanFields(s []byte, fn func(key, val []byte)) {
 		val := s[start:j]
 		fn(key, val)
 		// Descend into nested structs: continue scanning inside the value.
-		if len(val) > 0 && bytes.IndexAny(val, "=:") >= 0 {
+		// (Two IndexByte: IndexAny builds its byte set on every call,
+		// once a field of every partition state line.)
+		if len(val) > 0 && (bytes.IndexByte(val, '=') >= 0 || bytes.IndexByte(val, ':') >= 0) {
 			i = start
 			// Skip the value's own leading identifier (e.g. "List(") so the
 			// loop can find keys inside.
@@ -408,12 +410,16 @@ func (p *Parser) partitionAfter(s []byte, marker string) (string, int32, bool) {
 		}
 		tok = rest[:e+1]
 	} else {
-		e := bytes.IndexAny(rest, " ,;")
-		if e < 0 {
-			e = len(rest)
+		// Byte loops: the token is short, and IndexAny and TrimRight
+		// build their byte set on every call (every partition line).
+		e := 0
+		for e < len(rest) && rest[e] != ' ' && rest[e] != ',' && rest[e] != ';' {
+			e++
 		}
 		tok = rest[:e]
-		tok = bytes.TrimRight(tok, ".:)")
+		for len(tok) > 0 && (tok[len(tok)-1] == '.' || tok[len(tok)-1] == ':' || tok[len(tok)-1] == ')') {
+			tok = tok[:len(tok)-1]
+		}
 	}
 	return p.topicPartition(tok)
 }

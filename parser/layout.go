@@ -302,7 +302,7 @@ func parseLevel(b []byte) (Level, int) {
 // splitLogger cuts the trailing " (logger)" of log4j-style messages. The
 // message may itself contain parentheses, so the logger is the last " (".
 func splitLogger(m []byte) (msg, logger []byte) {
-	m = bytes.TrimRight(m, " \t\r")
+	m = trimBlankRight(m)
 	if len(m) < 3 || m[len(m)-1] != ')' {
 		return m, nil
 	}
@@ -609,7 +609,7 @@ func parseDigitLead(line []byte, loc *time.Location, r *Record, depth int) bool 
 	}
 	// Strimzi: "msg (logger) [thread]" or plain "msg (logger)".
 	r.Layout = LayoutStrimzi
-	m := bytes.TrimRight(rest, " \t\r")
+	m := trimBlankRight(rest)
 	if len(m) > 0 && m[len(m)-1] == ']' {
 		if o := bytes.LastIndex(m, []byte(") [")); o >= 0 {
 			r.Thread = m[o+3 : len(m)-1]
@@ -822,4 +822,16 @@ func atoi64(b []byte) (int64, bool) {
 		v = v*10 + int64(c-'0')
 	}
 	return v, true
+}
+
+// trimBlankRight is bytes.TrimRight(b, " \t\r") without the byte set
+// TrimRight builds on every call (every record the slow path reads).
+func trimBlankRight(b []byte) []byte {
+	for len(b) > 0 {
+		if c := b[len(b)-1]; c != ' ' && c != '\t' && c != '\r' {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return b
 }

@@ -4,4 +4,4 @@ package parser
 // another file at the same path (a live log rotated, re-created, or
 // truncated and rewritten under its follower). Call Flush first, so a held
 // record keeps the number it had.
-func (p *Parser) NewFile() { p.lineNo = 0 }
+func (p *Parser) NewFile() { p.lineNo, p.skimSt.refused = 0, 0 }

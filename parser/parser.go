@@ -281,7 +281,12 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 		line = line[:n-1]
 	}
 	p.emit = emit
-	if p.skim(line) {
+	if p.skimSt.refused == p.lineNo {
+		// Skim has just turned this line down (the same line, unless
+		// the caller gave Line another: then it goes the slow way,
+		// which the fast path only ever shortens).
+		p.skimSt.refused = 0
+	} else if p.skim(line) {
 		return
 	}
 	p.skimSync()

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -600,6 +601,37 @@ func TestCorrelationEqualsTwoSearches(t *testing.T) {
 	} {
 		if got, want := correlation([]byte(s)), two([]byte(s)); got != want {
 			t.Errorf("%q: %d, want %d", s, got, want)
+		}
+	}
+}
+
+// partitionAfter cuts the "t-p" token where IndexAny(" ,;") would and
+// trims what TrimRight(".:)") would, which its byte loops replace.
+func TestPartitionAfterToken(t *testing.T) {
+	p := New(time.UTC)
+	for _, rest := range []string{
+		"orders-3", "orders-3 (state.change.logger)", "orders-3,", "orders-3;x", "orders-3.", "orders-3:)",
+		"orders-3).", "__consumer_offsets-49 with leader 2", "orders-3.:) more", "", " orders-3", "orders-",
+		"my.topic_v2-11, epoch 4", "orders-3)))",
+	} {
+		s := []byte("for partition " + rest)
+		old := []byte(rest)
+		if e := bytes.IndexAny(old, " ,;"); e >= 0 {
+			old = old[:e]
+		}
+		old = bytes.TrimRight(old, ".:)")
+		wt, wp, wok := p.topicPartition(old)
+		gt, gp, gok := p.partitionAfter(s, "for partition ")
+		if gt != wt || gp != wp || gok != wok {
+			t.Errorf("%q: got %q %d %v, want %q %d %v", rest, gt, gp, gok, wt, wp, wok)
+		}
+	}
+}
+
+func TestTrimBlankRight(t *testing.T) {
+	for _, s := range []string{"", " ", "\t\r ", "a", "a b", "msg (logger)  \t\r", "x\r\r", " \tx", "\r\nx\r"} {
+		if got, want := string(trimBlankRight([]byte(s))), string(bytes.TrimRight([]byte(s), " \t\r")); got != want {
+			t.Errorf("trimBlankRight(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -90,7 +90,7 @@ func idAfter(rest string) int32 {
 // isrLine: ISR shrink / expand / committed / rejected (broker.md §6.1),
 // written by the partition's leader.
 func (p *Parser) isrLine(pf prefix, s []byte) bool {
-	t, part, ok := pf.tp()
+	t, part, ok := pf.tp(p)
 	if !ok {
 		return false
 	}
@@ -177,27 +177,27 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 		}
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating to offset ")) && len(pf.tpRaw) > 0:
-		ev.Topic, ev.Partition, ok = pf.tp()
+		ev.Topic, ev.Partition, ok = pf.tp(p)
 		ev.Offset = off("Truncating to offset ")
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating log ")):
 		// ≤0.11: "Truncating log t-p to offset N."
-		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating log "):])
+		ev.Topic, ev.Partition, ok = p.firstWordTP(s[len("Truncating log "):])
 		ev.Offset = off(" to offset ")
 		ev.Text = "truncate"
 	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" below high watermark ")):
-		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating "):])
+		ev.Topic, ev.Partition, ok = p.firstWordTP(s[len("Truncating "):])
 		ev.Offset = off(" to offset ")
 		ev.EndOffset = off("below high watermark ")
 		ev.Text = "below_high_watermark"
 	case bytes.HasPrefix(s, []byte("Truncating to ")) && bytes.Contains(s, []byte(" has no effect")) && len(pf.tpRaw) > 0:
 		// 1.0+: the follower's truncation step ran and found nothing to cut.
-		ev.Topic, ev.Partition, ok = pf.tp()
+		ev.Topic, ev.Partition, ok = pf.tp(p)
 		ev.Offset = off("Truncating to ")
 		ev.Text = "noop"
 	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" has no effect")):
 		// ≤0.11: "Truncating t-p to N has no effect as the largest offset in the log is M."
-		ev.Topic, ev.Partition, ok = firstWordTP(s[len("Truncating "):])
+		ev.Topic, ev.Partition, ok = p.firstWordTP(s[len("Truncating "):])
 		ev.Offset = off(" to ")
 		ev.Text = "noop"
 	default:
@@ -213,9 +213,9 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 
 // firstWordTP reads the "t-p" that starts s and ends at a space (the ≤0.11
 // truncation lines name the partition right after their verb).
-func firstWordTP(s []byte) (string, int32, bool) {
+func (p *Parser) firstWordTP(s []byte) (string, int32, bool) {
 	if sp := bytes.IndexByte(s, ' '); sp > 0 {
-		return TopicPartition(s[:sp])
+		return p.topicPartition(s[:sp])
 	}
 	return "", 0, false
 }
@@ -257,7 +257,7 @@ func (p *Parser) fetcherManager(pf prefix, s []byte) bool {
 		return true
 	}
 	n := 0
-	eachTP(s, func(t string, part int32) {
+	p.eachTP(s, func(t string, part int32) {
 		if n >= 100000 {
 			return
 		}
@@ -278,7 +278,10 @@ func (p *Parser) fetcherManager(pf prefix, s []byte) bool {
 // eachTP finds the partitions named in a Scala collection rendering:
 // Set(t-1, t-2), HashSet(...), t-1,t-2, [t,1],[t,2], Map(t-1 -> (...), ...),
 // List([[t,1], initOffset ...] ).
-func eachTP(s []byte, fn func(string, int32)) {
+// The topics are p's (topicPartition): a fetcher line names hundreds of
+// partitions, each an event, and a string for each was a good part of the
+// reader's allocations.
+func (p *Parser) eachTP(s []byte, fn func(string, int32)) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == 'B' && bytes.HasPrefix(s[i:], []byte("BrokerEndPoint(")) {
@@ -291,7 +294,7 @@ func eachTP(s []byte, fn func(string, int32)) {
 		if c == '[' && i+1 < len(s) && s[i+1] != '[' {
 			// "[t,p]" form.
 			if e := bytes.IndexByte(s[i:], ']'); e > 0 {
-				if t, part, ok := TopicPartition(s[i : i+e+1]); ok {
+				if t, part, ok := p.topicPartition(s[i : i+e+1]); ok {
 					fn(t, part)
 					i += e + 1
 					continue
@@ -306,7 +309,7 @@ func eachTP(s []byte, fn func(string, int32)) {
 			// A token directly after '=' or '(' followed by a digit-only
 			// tail can still be a partition: let TopicPartition decide.
 			if (i == 0 || !isTopicByte(s[i-1])) && (j == len(s) || s[j] != '=') {
-				if t, part, ok := TopicPartition(s[i:j]); ok && (i == 0 || s[i-1] != '=') {
+				if t, part, ok := p.topicPartition(s[i:j]); ok && (i == 0 || s[i-1] != '=') {
 					fn(t, part)
 				}
 			}

@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +31,16 @@ var ruleStarts = [NumLoggerKinds][]string{
 	lgFetcher:     {"Truncat", "Exiting because log truncation"},
 	lgCoordinator: {"Elected as the group coordinator for partition ", "Resigned as the group coordinator for partition "},
 }
+
+// ruleFirst: the first bytes of each kind's ruleStarts, a bit per byte.
+var ruleFirst = func() (set [NumLoggerKinds][4]uint64) {
+	for lg, ws := range ruleStarts {
+		for _, w := range ws {
+			set[lg][w[0]>>6] |= 1 << (w[0] & 63)
+		}
+	}
+	return set
+}()
 
 // serverStarts: how a message of a server logger (lgServer, no component
 // prefix) that serverLine reads begins, and serverWords what it holds
@@ -61,7 +72,9 @@ var serverWordSet = newWordSet(serverWords)
 // logger may read message m.
 func ruleReads(lg loggerKind, m []byte) bool {
 	s := afterPrefix(m)
-	if len(s) == 0 {
+	if len(s) == 0 || ruleFirst[lg][s[0]>>6]&(1<<(s[0]&63)) == 0 {
+		// Most messages of these loggers begin with a byte no rule
+		// start does.
 		return false
 	}
 	for _, w := range ruleStarts[lg] {
@@ -105,14 +118,12 @@ type skimState struct {
 	maxIsLast bool
 	off       bool  // every line the slow way (tests)
 	taken     int64 // records the fast path finished
-	// plain: Skim found no NUL and no '|' in the first 128 bytes of the
-	// line at hand, from one search per buffer instead of two per line.
-	plain bool
-	// loggers: the last few loggers the fast path read, with what they
-	// are; a line that ends with one is not searched for its logger.
-	loggers [8]seenLogger
-	nextLg  int
-	lastLg  int // the last found
+	// loggers: loggers the fast path read, with what they are, each in
+	// one of two places its line's last bytes choose (loggerSlots); a
+	// line that ends with one is not searched for its logger. A
+	// server.log has 10-20 busy loggers and changes logger on most lines.
+	loggers [32]seenLogger
+	useTick uint32 // counts lookups, for seenLogger.used
 	// notRecords: the last few lines the slow path found to be no record
 	// in any layout (a stack trace's exception line, the logger line
 	// after a LogCleaner block), none tab-led or holding a NUL. Whether a
@@ -123,6 +134,10 @@ type skimState struct {
 	// wrapped: the record held (pendWrapped) is one skimWrapped took,
 	// whose dispatch does nothing.
 	wrapped bool
+	// refused: the number of the line Skim stopped at, which the fast
+	// path does not take: Line, given it next, goes the slow way without
+	// asking skim again (every line of a state-change.log, a controller.log).
+	refused int64
 }
 
 // maxNotRecord: the longest line notRecords keeps.
@@ -151,6 +166,7 @@ func (sk *skimState) knownNoRecord(line []byte) bool {
 // seenLogger is a logger the fast path read: tail is "(" name ")".
 type seenLogger struct {
 	tail     []byte
+	used     uint32 // skimState.useTick when last found
 	kind     loggerKind
 	internal bool // brokerInternal(name)
 	broker   bool // a broker's own logger, never inside a connector (connectContext)
@@ -161,21 +177,48 @@ type seenLogger struct {
 	logPrefix bool
 }
 
-// seenLogger finds the logger m ends with among the last few, and the
+// seenLogger finds the logger m ends with among those seen, and the
 // index of its "(" in m: where splitLogger's search back from the end
-// stops, as a logger name holds no "(" or space.
+// stops, as a logger name holds no "(" or space. Else it returns the
+// place for see to keep m's logger in.
 func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
-	// The last one found first: a log's lines come in runs of a logger.
-	if j, ok := sk.loggers[sk.lastLg].ends(m); ok {
-		return j, &sk.loggers[sk.lastLg]
+	a, b := loggerSlots(m)
+	sk.useTick++
+	e := &sk.loggers[a]
+	if j, ok := e.ends(m); ok {
+		e.used = sk.useTick
+		return j, e
 	}
-	for k := range sk.loggers {
-		if j, ok := sk.loggers[k].ends(m); ok {
-			sk.lastLg = k
-			return j, &sk.loggers[k]
+	f := &sk.loggers[b]
+	if j, ok := f.ends(m); ok {
+		f.used = sk.useTick
+		return j, f
+	}
+	if f.used < e.used {
+		e = f
+	}
+	return -1, e
+}
+
+// loggerSlots: the two places in loggers for the logger that m (a
+// message with its " (logger)") ends with, from m's last 16 bytes, the
+// logger's or its name's own.
+func loggerSlots(m []byte) (int, int) {
+	var x, y uint64
+	if n := len(m); n >= 16 {
+		x, y = binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
+	} else {
+		for _, c := range m {
+			x = x<<8 | y>>56
+			y = y<<8 | uint64(c)
 		}
 	}
-	return 0, nil
+	h := (x*0x9e3779b97f4a7c15 ^ y) * 0xc2b2ae3d27d4eb4f
+	a, b := int(h>>59), int(h>>54&31)
+	if b == a {
+		b ^= 1
+	}
+	return a, b
 }
 
 // ends reports whether m ends with " " and e's tail, and where the tail
@@ -185,10 +228,9 @@ func (e *seenLogger) ends(m []byte) (int, bool) {
 	return j, len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail)
 }
 
-// see keeps tail, "(" name ")", among the last few loggers.
-func (sk *skimState) see(tail []byte) *seenLogger {
-	e := &sk.loggers[sk.nextLg]
-	sk.nextLg = (sk.nextLg + 1) % len(sk.loggers)
+// see keeps tail, "(" name ")", in e, the place seenLogger gave.
+func (sk *skimState) see(e *seenLogger, tail []byte) *seenLogger {
+	e.used = sk.useTick
 	name := tail[1 : len(tail)-1]
 	e.tail = append(e.tail[:0], tail...)
 	e.kind = loggerClass(name)
@@ -272,7 +314,7 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	m := line[i:]
 	j, lgr := sk.seenLogger(m)
-	if lgr == nil {
+	if j < 0 {
 		// splitLogger, where the logger is plainly there: " (" name ")"
 		// with no space in the name and no Connect ":line" suffix.
 		j = bytes.LastIndexByte(m, '(')
@@ -283,7 +325,7 @@ func (p *Parser) skim(line []byte) bool {
 		if len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || name[len(name)-1]-'0' <= 9 {
 			return false
 		}
-		lgr = sk.see(m[j:])
+		lgr = sk.see(lgr, m[j:])
 	}
 	logger := lgr.tail[1 : len(lgr.tail)-1]
 	m = m[:j-1]
@@ -371,7 +413,7 @@ func (p *Parser) skimWrapped(line []byte) bool {
 	for i < len(line) && line[i] == ' ' {
 		i++
 	}
-	m := bytes.TrimRight(line[i:], " \t\r")
+	m := trimBlankRight(line[i:])
 	if len(m) == 0 || m[len(m)-1] == ')' {
 		return false
 	}
@@ -414,59 +456,51 @@ func (p *Parser) wrappedQuiet(lv Level, m []byte) bool {
 // bytes it took: what Line would do with them one by one. A reader hands
 // it what it has buffered before it splits lines itself.
 func (p *Parser) Skim(b []byte) int {
-	sk := &p.skimSt
-	defer func() { sk.plain = false }()
-	// nul, bar: the first NUL and '|' at or after off, or where the
-	// search for them stopped (a window past off, w wide: Skim is called
-	// again after every line it does not take, and must not search the
-	// whole buffer each time; the window grows while Skim goes on). A
-	// continuation line that has passed them looks again.
-	nul, bar, w := -1, -1, skimWindow
 	off := 0
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
 		if i < 0 {
 			return off
 		}
-		if i > 1 && b[off] == '\t' {
-			if nul < off || bar < off {
-				if nul < off {
-					nul = nextByte(b, off, 0, w)
-				}
-				if bar < off {
-					bar = nextByte(b, off, '|', w)
-				}
-				w = min(2*w, maxSkimWindow)
-			}
-			sk.plain = nul >= off+i && bar >= off+min(i, 128)
-		}
 		// As Line, the line is numbered before skim reads it.
 		p.lineNo++
 		if !p.skim(b[off : off+i]) {
 			p.lineNo--
+			p.skimSt.refused = p.lineNo + 1
 			return off
 		}
-		sk.plain = false
 		p.Stats.Lines++
 		off += i + 1
 	}
 }
 
-// skimWindow, maxSkimWindow: how far past a line nextByte first looks,
-// and at most.
-const (
-	skimWindow    = 256
-	maxSkimWindow = 16 << 10
-)
-
-// nextByte is the index of the first c in b at or after off, or the end
-// of the window of n bytes it searched.
-func nextByte(b []byte, off int, c byte, n int) int {
-	w := b[off:min(len(b), off+n)]
-	if j := bytes.IndexByte(w, c); j >= 0 {
-		return off + j
+// plainLine: line holds no NUL, and no '|' in about its first 128 bytes,
+// so skimContinuation need not look for a NUL or a collector's "| ". One
+// pass of eight bytes at a time over the line: a search per buffer for
+// each (a window past the line, as this once was) read every byte of a
+// server.log twice more, stack frames or not.
+func plainLine(line []byte) bool {
+	const ones, highs, bars = 0x0101010101010101, 0x8080808080808080, 0x7c7c7c7c7c7c7c7c
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		// A byte of w is zero (a NUL), or of w^bars ('|'), exactly
+		// when the word's t has a high bit set.
+		w := binary.LittleEndian.Uint64(line[i:])
+		t := (w - ones) &^ w
+		if i < 128 {
+			b := w ^ bars
+			t |= (b - ones) &^ b
+		}
+		if t&highs != 0 {
+			return false
+		}
 	}
-	return off + len(w)
+	for ; i < len(line); i++ {
+		if line[i] == 0 || line[i] == '|' && i < 128 {
+			return false
+		}
+	}
+	return true
 }
 
 // skimContinuation finishes a tab-indented line (a stack frame, a
@@ -483,7 +517,7 @@ func (p *Parser) skimContinuation(line []byte) bool {
 		// log processed" is not).
 		return false
 	}
-	if !p.skimSt.plain && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {
+	if !plainLine(line) && (len(line) >= 20 && bytes.Contains(line[:min(len(line), 128)], []byte("| ")) || bytes.IndexByte(line, 0) >= 0) {
 		return false
 	}
 	p.Stats.Continuations++
@@ -616,16 +650,31 @@ func configShaped(m []byte) bool {
 
 // configBlockHead: the length of the class in "<Class>Config values:", or 0.
 func configBlockHead(m []byte) int {
-	// A byte loop: the first word of a message is short, where an
-	// IndexByte call costs more than the search.
-	i := 0
-	for i < len(m) && i < 48 && m[i] != ' ' {
-		i++
-	}
-	if i < len(m) && i < 48 && i > len("Config") && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
+	i := firstSpace(m, 48)
+	if i < len(m) && i < 48 && i > len("Config") && m[i-1] == 'g' && bytes.HasSuffix(m[:i], []byte("Config")) && bytes.HasPrefix(m[i:], []byte(" values:")) {
 		return i
 	}
 	return 0
+}
+
+// firstSpace is the index of the first space in m's first n bytes, or
+// min(len(m), n). Eight bytes at a time: the first word of a message is
+// short, where an IndexByte call costs more than the search, and a byte
+// loop over it was a tenth of the fast path on a server.log.
+func firstSpace(m []byte, n int) int {
+	n = min(n, len(m))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		// The lowest byte of x that is zero is the first space: bytes
+		// above it may show as zero too, never one below.
+		x := binary.LittleEndian.Uint64(m[i:]) ^ 0x2020202020202020
+		if t := (x - 0x0101010101010101) &^ x & 0x8080808080808080; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for ; i < n && m[i] != ' '; i++ {
+	}
+	return i
 }
 
 // fixedStamp: b is "yyyy-MM-dd HH:mm:ss,SSS" with every field in the

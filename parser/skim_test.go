@@ -338,21 +338,86 @@ func TestQuietEras(t *testing.T) {
 
 // The word set finds each word wherever it stands, as bytes.Contains does.
 func TestWordSetEqualsContains(t *testing.T) {
-	words := slices.Concat(clientWords, libraryWords)
+	for _, words := range [][]string{slices.Concat(clientWords, libraryWords), anchorWords} {
+		wordSetEqualsContains(t, words)
+	}
+}
+
+func wordSetEqualsContains(t *testing.T, words []string) {
 	ws := newWordSet(words)
 	for _, w := range words {
-		for _, text := range []string{w, "x" + w, w + " y", "a|b/c " + w[:len(w)-1] + " and " + w + "."} {
+		long := strings.Repeat("a|b/c k ", 20) // words after or before a long text
+		for _, text := range []string{w, "x" + w, w + " y", "a|b/c " + w[:len(w)-1] + " and " + w + ".", long + w, w + long, long + w + long} {
 			if !ws.in([]byte(text)) {
 				t.Errorf("%q not found in %q", w, text)
 			}
 		}
-		if cut := w[:len(w)-1]; !containsAny([]byte(cut), words) && ws.in([]byte(cut)) {
-			t.Errorf("found a word in %q", cut)
+		for _, cut := range []string{w[:len(w)-1], long + w[:len(w)-1]} {
+			if !containsAny([]byte(cut), words) && ws.in([]byte(cut)) {
+				t.Errorf("found a word in %q", cut)
+			}
 		}
 	}
-	for _, text := range []string{"", "Slow downstream call to inventory-service took 6020 ms", "producer", "|MSGSET", "kip-95"} {
+	for _, text := range []string{"", "Slow downstream call to inventory-service took 6020 ms", "producer", "|MSGSET", "kip-95",
+		"Controller 1 connected to kafka-3:9092 (id: 3 rack: null) for sending state change requests", "leader epoc", "become-leade"} {
 		if ws.in([]byte(text)) != containsAny([]byte(text), words) {
 			t.Errorf("%q: the word set and bytes.Contains disagree", text)
+		}
+	}
+}
+
+// firstSpace finds what a byte loop finds, wherever the space falls in or
+// past its eight-byte words, for every byte value around it.
+func TestFirstSpace(t *testing.T) {
+	naive := func(m []byte, n int) int {
+		i := 0
+		for i < len(m) && i < n && m[i] != ' ' {
+			i++
+		}
+		return i
+	}
+	for size := 0; size <= 40; size++ {
+		for pos := -1; pos < size; pos++ {
+			for _, fill := range []byte{'a', 0, 0x1f, 0x21, 0xa0, 0xff, '\t'} {
+				m := bytes.Repeat([]byte{fill}, size)
+				if pos >= 0 {
+					m[pos] = ' '
+					if pos+1 < size {
+						m[pos+1] = ' ' // a second space after the first
+					}
+				}
+				for _, n := range []int{0, 7, 8, 9, 16, 23, 48} {
+					if got, want := firstSpace(m, n), naive(m, n); got != want {
+						t.Fatalf("firstSpace(%q, %d) = %d, want %d", m, n, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// plainLine says what the two searches it saves would: no NUL anywhere,
+// no '|' in the first 128 bytes (or, past them, it may say no and leave
+// the searches to find out).
+func TestPlainLine(t *testing.T) {
+	for size := 0; size <= 150; size++ {
+		for pos := -1; pos < size; pos++ {
+			for _, c := range []byte{0, '|', 0x7d, 0x80, 0xfc, 0x01} {
+				m := bytes.Repeat([]byte{'x'}, size)
+				if pos >= 0 {
+					m[pos] = c
+				}
+				nul := bytes.IndexByte(m, 0) >= 0
+				bar := bytes.IndexByte(m[:min(len(m), 128)], '|') >= 0
+				got := plainLine(m)
+				if nul || bar {
+					if got {
+						t.Fatalf("plainLine(%d bytes, %#x at %d) = true", size, c, pos)
+					}
+				} else if !got && bytes.IndexByte(m[:min(len(m), 136)], '|') < 0 {
+					t.Fatalf("plainLine(%d bytes, %#x at %d) = false", size, c, pos)
+				}
+			}
 		}
 	}
 }
