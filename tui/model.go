@@ -268,7 +268,7 @@ func (m *Model) done(r *epRec, now time.Time) bool {
 	if r.finished || m.ended || r.prog.Complete {
 		return true
 	}
-	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity) >= m.opt.Quiet
+	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity()) >= m.opt.Quiet
 }
 
 // dur is what an election took (timeline's Took: to the new leader ready,
@@ -278,10 +278,10 @@ func (m *Model) dur(r *epRec, now time.Time) time.Duration {
 	return r.took
 }
 
-func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }
+func failed(e *kept) bool { return e.Leader == -1 || e.Unclean }
 
 func (m *Model) slowOrFailed(r *epRec, now time.Time) bool {
-	return failed(r.e) || m.dur(r, now) >= m.opt.Slow
+	return failed(&r.e) || m.dur(r, now) >= m.opt.Slow
 }
 
 // Apply feeds a snapshot as if it had arrived (tests, and the Update loop).

@@ -11,7 +11,7 @@ import (
 )
 
 type epRec struct {
-	e        *timeline.Episode
+	e        kept
 	finished bool
 	errs     []*timeline.ProducerError
 	seq      int           // arrival order, for the cap
@@ -96,7 +96,7 @@ func (m *Model) upsert(e *timeline.Episode, finished bool, prog feed.Progress) {
 		r = &epRec{seq: m.seq}
 		m.eps[e.Key] = r
 	}
-	r.e = e
+	r.e = keep(e)
 	r.finished = r.finished || finished
 	r.prog = prog
 	r.took = e.Took()
@@ -110,7 +110,7 @@ func (m *Model) prune() {
 	}
 	cut := now.Add(-m.opt.Keep)
 	for k, r := range m.eps {
-		if m.done(r, now) && r.e.End.Before(cut) {
+		if m.done(r, now) && r.e.End().Before(cut) {
 			delete(m.eps, k)
 		}
 	}
@@ -139,7 +139,7 @@ func (m *Model) prune() {
 }
 
 func (m *Model) keepEpisode(r *epRec, now time.Time) bool {
-	e := r.e
+	e := &r.e
 	if !e.Transition {
 		return false // only re-stated by metadata caches: not an election
 	}
@@ -161,16 +161,16 @@ func (m *Model) keepEpisode(r *epRec, now time.Time) bool {
 	return true
 }
 
-func involves(e *timeline.Episode, b int32) bool {
+func involves(e *kept, b int32) bool {
 	if e.Leader == b || e.PreviousLeader == b || e.Controller == b {
 		return true
 	}
-	for _, bt := range e.Brokers {
-		if bt.Broker == b {
+	for i := range e.brokers {
+		if e.brokers[i].Broker == b {
 			return true
 		}
 	}
-	for _, c := range e.CauseBrokers {
+	for _, c := range e.CauseBrokers() {
 		if c == b {
 			return true
 		}
@@ -285,7 +285,7 @@ func (m *Model) rebuild() {
 			if pe.Election == nil {
 				continue
 			}
-			if r := m.eps[*pe.Election]; r == nil || !involves(r.e, m.filter.broker) {
+			if r := m.eps[*pe.Election]; r == nil || !involves(&r.e, m.filter.broker) {
 				continue
 			}
 		}
@@ -308,8 +308,9 @@ func (m *Model) bursts(eps []*epRec) []*burst {
 	var out []*burst
 	var cur *burst
 	var span *timeline.Burst
+	var p timeline.Episode
 	for _, r := range asc {
-		e := r.e
+		e := r.e.probe(&p)
 		if !timeline.InBurst(e) {
 			out = append(out, &burst{id: e.Key, start: e.Start, cause: e.Cause, eps: []*epRec{r}})
 			continue

@@ -102,13 +102,13 @@ var causeShort = map[parser.Cause]string{
 	parser.CauseTopicDeletion:      "topic deleted",
 }
 
-func causeText(e *timeline.Episode) string {
+func causeText(e *kept) string {
 	s := causeShort[e.Cause]
 	if s == "" {
 		s = e.Cause.String()
 	}
-	if len(e.CauseBrokers) > 0 {
-		s += " b" + textfmt.JoinIDs(e.CauseBrokers)
+	if cb := e.CauseBrokers(); len(cb) > 0 {
+		s += " b" + textfmt.JoinIDs(cb)
 	}
 	if e.Resent {
 		s = "re-sent"
@@ -467,7 +467,7 @@ func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query
 			glyph = "[-]"
 		}
 		tp = padRight(fmt.Sprintf("%s burst of %d", glyph, len(b.eps)), c.tp)
-		first := b.eps[len(b.eps)-1].e
+		first := &b.eps[len(b.eps)-1].e
 		cause = causeText(first)
 		var maxD time.Duration
 		n := 0
@@ -476,7 +476,7 @@ func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query
 			maxD = max(maxD, m.dur(ch, now))
 			n += errCount(ch)
 			inprog = inprog || !m.done(ch, now)
-			matched = matched || (m.query != "" && q.episode(ch.e))
+			matched = matched || (m.query != "" && q.episode(&ch.e))
 		}
 		took = "≤" + shortDur(maxD)
 		if inprog {
@@ -486,7 +486,7 @@ func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query
 			errs = strconv.Itoa(n)
 		}
 	default:
-		e := r.ep.e
+		e := &r.ep.e
 		start = e.Start
 		name := e.Topic
 		w := c.tp
