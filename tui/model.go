@@ -183,6 +183,18 @@ func New(updates <-chan *feed.Snapshot, opt Options) *Model {
 	return m
 }
 
+// Forget lets go of the elections and errors the screen holds, once its
+// program has ended: bubbletea's goroutines (the terminal reader blocked
+// in a read, a pending tick, the wait for the next snapshot) keep the
+// program and so the model reachable until the process exits, and the
+// text report written on quitting should not pay for the screen as well.
+func (m *Model) Forget() {
+	m.eps, m.expanded = map[timeline.Key]*epRec{}, map[timeline.Key]bool{}
+	m.errs, m.held, m.rows, m.errRows = nil, nil, nil, nil
+	m.detailKey, m.detailErr = nil, nil
+	m.dirty = true
+}
+
 // Init starts listening for snapshots.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.listen(), m.tick())

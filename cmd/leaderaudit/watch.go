@@ -93,6 +93,7 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		opts = append(opts, tea.WithInputTTY())
 	}
 	_, runErr := tea.NewProgram(m, opts...).Run()
+	m.Forget()
 
 	cancel()
 	for range p.Updates() {
