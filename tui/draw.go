@@ -199,7 +199,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	if len(e.Brokers) == 0 {
 		out = append(out, "  (no broker has logged applying it yet)")
 	}
-	errs := r.errs
+	errs := r.errs()
 	nErr := errCount(r)
 	if !full {
 		if nErr > 0 {

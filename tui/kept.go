@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
@@ -28,51 +30,52 @@ type kept struct {
 	end, lastActivity, decided, sentLAI, sentUM, detectFrom int64
 
 	Leader, PreviousLeader, Controller, ControllerEpoch int32
+	ProducerErrors, Late, BurstID                       int32
 	Cause                                               parser.Cause
 	Transition, Unclean, Resent, CarriedOver            bool
-	ProducerErrors, Late, BurstID                       int
+	// packed holds the ISR, the replicas and the brokers the cause named
+	// (nISR, nReplicas, nCause of them), then the phases each broker
+	// logged in broker and phase order, in nanoseconds from Start.
+	nISR, nReplicas, nCause uint16
+	packed                  []int64
+	brokers                 []keptBroker
 
-	// ids: the ISR, then the replicas, then the brokers the cause named.
-	ids             []int32
-	nISR, nReplicas int32
-	brokers         []keptBroker
-
-	// whole is the episode itself when one of its times is more than 292
-	// years from its start (an offset would not hold it: a hostile log);
-	// the times and phases above are then not used.
+	// whole is the episode itself when it does not pack: a time more than
+	// 292 years from its start, a count past int32, more than 65,535
+	// broker ids (a hostile log). Then only the fields above are read.
 	whole *timeline.Episode
 }
 
-// keptBroker is a timeline.BrokerTimeline without its first line, its
-// phases in nanoseconds from the election's start.
+// keptBroker is a timeline.BrokerTimeline without its first line; the
+// phases it logged (bit ph of logged) are in kept.packed.
 type keptBroker struct {
 	Broker  int32
 	Role    parser.Role
 	CatchUp bool
+	logged  uint16
 	Repeats int
 	Elapsed time.Duration
-	phases  [parser.NumPhases]int64
 }
+
+// A broker's logged phases are bits of a uint16.
+const _ uint = 16 - uint(parser.NumPhases)
 
 // noTime stands for a zero time.Time (and is the offset Sub saturates
 // to, so no real time is ever read as it).
 const noTime = -1 << 63
 
-// keep makes the screen's record of e; e itself is not held, unless its
-// times cannot be packed.
+// keep makes the screen's record of e; e itself is not held, unless it
+// does not pack.
 func keep(e *timeline.Episode) kept {
 	k := kept{
 		Key: e.Key, Start: e.Start,
 		Leader: e.Leader, PreviousLeader: e.PreviousLeader, Controller: e.Controller, ControllerEpoch: e.ControllerEpoch,
+		ProducerErrors: int32(e.ProducerErrors), Late: int32(e.Late), BurstID: int32(e.BurstID),
 		Cause: e.Cause, Transition: e.Transition, Unclean: e.Unclean, Resent: e.Resent, CarriedOver: e.CarriedOver,
-		ProducerErrors: e.ProducerErrors, Late: e.Late, BurstID: e.BurstID,
-		nISR: int32(len(e.ISR)), nReplicas: int32(len(e.Replicas)),
+		nISR: uint16(len(e.ISR)), nReplicas: uint16(len(e.Replicas)), nCause: uint16(len(e.CauseBrokers)),
 	}
-	if n := len(e.ISR) + len(e.Replicas) + len(e.CauseBrokers); n > 0 {
-		k.ids = make([]int32, 0, n)
-		k.ids = append(append(append(k.ids, e.ISR...), e.Replicas...), e.CauseBrokers...)
-	}
-	fits := true
+	fits := int(k.ProducerErrors) == e.ProducerErrors && int(k.Late) == e.Late && int(k.BurstID) == e.BurstID &&
+		int(k.nISR) == len(e.ISR) && int(k.nReplicas) == len(e.Replicas) && int(k.nCause) == len(e.CauseBrokers)
 	off := func(t time.Time) int64 {
 		if t.IsZero() {
 			return noTime
@@ -85,13 +88,32 @@ func keep(e *timeline.Episode) kept {
 	}
 	k.end, k.lastActivity = off(e.End), off(e.LastActivity)
 	k.decided, k.sentLAI, k.sentUM, k.detectFrom = off(e.Decided), off(e.SentLeaderAndIsr), off(e.SentUpdateMetadata), off(e.DetectFrom)
+	n := len(e.ISR) + len(e.Replicas) + len(e.CauseBrokers)
+	for _, bt := range e.Brokers {
+		for _, t := range bt.Phases {
+			if !t.IsZero() {
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		k.packed = make([]int64, 0, n)
+		for _, ids := range [][]int32{e.ISR, e.Replicas, e.CauseBrokers} {
+			for _, id := range ids {
+				k.packed = append(k.packed, int64(id))
+			}
+		}
+	}
 	if len(e.Brokers) > 0 {
 		k.brokers = make([]keptBroker, len(e.Brokers))
 		for i, bt := range e.Brokers {
 			kb := &k.brokers[i]
 			kb.Broker, kb.Role, kb.CatchUp, kb.Repeats, kb.Elapsed = bt.Broker, bt.Role, bt.CatchUp, bt.Repeats, bt.Elapsed
-			for ph := range kb.phases {
-				kb.phases[ph] = off(bt.Phases[ph])
+			for ph, t := range bt.Phases {
+				if !t.IsZero() {
+					kb.logged |= 1 << ph
+					k.packed = append(k.packed, off(t))
+				}
 			}
 		}
 	}
@@ -124,9 +146,38 @@ func (k *kept) LastActivity() time.Time {
 	return k.at(k.lastActivity)
 }
 
+// ids are n broker ids of packed from i.
+func (k *kept) ids(i, n int) []int32 {
+	if n == 0 {
+		return nil
+	}
+	out := make([]int32, n)
+	for j := range out {
+		out[j] = int32(k.packed[i+j])
+	}
+	return out
+}
+
 // CauseBrokers are the brokers the trigger named.
 func (k *kept) CauseBrokers() []int32 {
-	return k.ids[k.nISR+k.nReplicas:]
+	if k.whole != nil {
+		return k.whole.CauseBrokers
+	}
+	return k.ids(int(k.nISR)+int(k.nReplicas), int(k.nCause))
+}
+
+// causeNames says whether the trigger named broker b.
+func (k *kept) causeNames(b int32) bool {
+	if k.whole != nil {
+		return slices.Contains(k.whole.CauseBrokers, b)
+	}
+	i := int(k.nISR) + int(k.nReplicas)
+	for _, id := range k.packed[i : i+int(k.nCause)] {
+		if int32(id) == b {
+			return true
+		}
+	}
+	return false
 }
 
 // applied is broker i's BrokerTimeline.Applied.
@@ -138,11 +189,19 @@ func (k *kept) applied(i int) (time.Duration, bool) {
 	return bt.Applied()
 }
 
+// broker rebuilds broker i's timeline.
 func (k *kept) broker(i int) timeline.BrokerTimeline {
 	kb := &k.brokers[i]
 	bt := timeline.BrokerTimeline{Broker: kb.Broker, Role: kb.Role, CatchUp: kb.CatchUp, Repeats: kb.Repeats, Elapsed: kb.Elapsed}
-	for ph, d := range kb.phases {
-		bt.Phases[ph] = k.at(d)
+	j := int(k.nISR) + int(k.nReplicas) + int(k.nCause)
+	for _, b := range k.brokers[:i] {
+		j += bits.OnesCount16(b.logged)
+	}
+	for ph := range bt.Phases {
+		if kb.logged&(1<<ph) != 0 {
+			bt.Phases[ph] = k.at(k.packed[j])
+			j++
+		}
 	}
 	return bt
 }
@@ -158,18 +217,11 @@ func (k *kept) episode() *timeline.Episode {
 		Decided: k.at(k.decided), SentLeaderAndIsr: k.at(k.sentLAI), SentUpdateMetadata: k.at(k.sentUM), DetectFrom: k.at(k.detectFrom),
 		Leader: k.Leader, PreviousLeader: k.PreviousLeader, Controller: k.Controller, ControllerEpoch: k.ControllerEpoch,
 		Cause: k.Cause, Transition: k.Transition, Unclean: k.Unclean, Resent: k.Resent, CarriedOver: k.CarriedOver,
-		ProducerErrors: k.ProducerErrors, Late: k.Late, BurstID: k.BurstID,
+		ProducerErrors: int(k.ProducerErrors), Late: int(k.Late), BurstID: int(k.BurstID),
 	}
-	ids := append([]int32(nil), k.ids...)
-	if k.nISR > 0 {
-		e.ISR = ids[:k.nISR:k.nISR]
-	}
-	if k.nReplicas > 0 {
-		e.Replicas = ids[k.nISR : k.nISR+k.nReplicas : k.nISR+k.nReplicas]
-	}
-	if len(ids) > int(k.nISR+k.nReplicas) {
-		e.CauseBrokers = ids[k.nISR+k.nReplicas:]
-	}
+	e.ISR = k.ids(0, int(k.nISR))
+	e.Replicas = k.ids(int(k.nISR), int(k.nReplicas))
+	e.CauseBrokers = k.CauseBrokers()
 	if len(k.brokers) > 0 {
 		bts := make([]timeline.BrokerTimeline, len(k.brokers))
 		e.Brokers = make([]*timeline.BrokerTimeline, len(k.brokers))
@@ -182,12 +234,13 @@ func (k *kept) episode() *timeline.Episode {
 }
 
 // probe sets p to what the timeline's burst rule reads of k (InBurst,
-// Burst.Joins and Add: the flags, cause and times), without the brokers
-// (Add's durations, which need them, are not used by the screen).
+// Burst.Joins and Add: the flags, the cause and the times), without the
+// brokers: Add's durations and cause brokers, which need them, are not
+// what the screen reads of a burst.
 func (k *kept) probe(p *timeline.Episode) *timeline.Episode {
 	*p = timeline.Episode{
 		Key: k.Key, Start: k.Start, End: k.End(), LastActivity: k.LastActivity(),
-		Cause: k.Cause, CauseBrokers: k.CauseBrokers(), Transition: k.Transition, Resent: k.Resent, CarriedOver: k.CarriedOver,
+		Cause: k.Cause, Transition: k.Transition, Resent: k.Resent, CarriedOver: k.CarriedOver,
 		Leader: k.Leader, PreviousLeader: k.PreviousLeader,
 	}
 	return p

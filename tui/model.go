@@ -262,14 +262,15 @@ func agoText(d time.Duration) string {
 
 // waiting says what an election in progress waits for.
 func waiting(r *epRec) string {
-	if len(r.prog.Waiting) == 0 {
+	w := r.waiting()
+	if len(w) == 0 {
 		return ""
 	}
 	s := "broker "
-	if len(r.prog.Waiting) > 1 {
+	if len(w) > 1 {
 		s = "brokers "
 	}
-	return "waiting for " + s + textfmt.JoinIDs(r.prog.Waiting)
+	return "waiting for " + s + textfmt.JoinIDs(w)
 }
 
 // done says whether an election is over: finished by the timeline, or
@@ -277,10 +278,10 @@ func waiting(r *epRec) string {
 // feed.Progress), or, when it waits for no followed broker, no line has
 // come for it for Quiet of log time.
 func (m *Model) done(r *epRec, now time.Time) bool {
-	if r.finished || m.ended || r.prog.Complete {
+	if r.finished || m.ended || r.complete {
 		return true
 	}
-	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity()) >= m.opt.Quiet
+	return len(r.waiting()) == 0 && now.Sub(r.e.LastActivity()) >= m.opt.Quiet
 }
 
 // dur is what an election took (timeline's Took: to the new leader ready,
@@ -330,7 +331,7 @@ func (m *Model) apply(s *feed.Snapshot) {
 		m.errs = append(m.errs, pe)
 		if pe.Election != nil {
 			if r := m.eps[*pe.Election]; r != nil {
-				r.errs = append(r.errs, pe)
+				r.addErr(pe)
 			}
 		}
 	}

@@ -11,14 +11,54 @@ import (
 )
 
 type epRec struct {
-	e        kept
-	finished bool
-	errs     []*timeline.ProducerError
-	seq      int           // arrival order, for the cap
-	prog     feed.Progress // as of the snapshot that last changed it
+	e kept
 	// took is e.Took(), worked out once per change: every frame sorts and
 	// sums it over bursts of thousands.
 	took time.Duration
+	seq  int // arrival order, for the cap
+	// finished by the timeline; complete: see feed.Progress, as of the
+	// snapshot that last changed it.
+	finished, complete bool
+	more               *epMore // nil for most
+}
+
+// epMore is what few elections have.
+type epMore struct {
+	waiting []int32                   // feed.Progress.Waiting
+	errs    []*timeline.ProducerError // matched to it, as they came
+}
+
+func (r *epRec) waiting() []int32 {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.waiting
+}
+
+func (r *epRec) errs() []*timeline.ProducerError {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.errs
+}
+
+func (r *epRec) setWaiting(w []int32) {
+	switch {
+	case len(w) > 0 && r.more == nil:
+		r.more = &epMore{waiting: w}
+	case r.more != nil:
+		r.more.waiting = w
+		if len(w) == 0 && r.more.errs == nil {
+			r.more = nil
+		}
+	}
+}
+
+func (r *epRec) addErr(pe *timeline.ProducerError) {
+	if r.more == nil {
+		r.more = &epMore{}
+	}
+	r.more.errs = append(r.more.errs, pe)
 }
 
 type burst struct {
@@ -98,7 +138,8 @@ func (m *Model) upsert(e *timeline.Episode, finished bool, prog feed.Progress) {
 	}
 	r.e = keep(e)
 	r.finished = r.finished || finished
-	r.prog = prog
+	r.complete = prog.Complete
+	r.setWaiting(prog.Waiting)
 	r.took = e.Took()
 }
 
@@ -152,7 +193,7 @@ func (m *Model) keepEpisode(r *epRec, now time.Time) bool {
 	if f.broker != parser.Unknown && !involves(e, f.broker) {
 		return false
 	}
-	if f.withErrors && e.ProducerErrors == 0 && len(r.errs) == 0 {
+	if f.withErrors && e.ProducerErrors == 0 && len(r.errs()) == 0 {
 		return false
 	}
 	if f.minDur > 0 && m.dur(r, now) < f.minDur {
@@ -170,15 +211,10 @@ func involves(e *kept, b int32) bool {
 			return true
 		}
 	}
-	for _, c := range e.CauseBrokers() {
-		if c == b {
-			return true
-		}
-	}
-	return false
+	return e.causeNames(b)
 }
 
-func errCount(r *epRec) int { return max(r.e.ProducerErrors, len(r.errs)) }
+func errCount(r *epRec) int { return max(int(r.e.ProducerErrors), len(r.errs())) }
 
 // rebuild recomputes the rows from the data, keeping the selection.
 func (m *Model) rebuild() {
