@@ -118,6 +118,8 @@ type Model struct {
 	expanded   map[timeline.Key]bool
 	allOpen    bool
 	rows       []row
+	gen        int // rebuilds of rows
+	tabCount   tabCount
 	errRows    []*timeline.ProducerError
 	elist      list
 	errList    list
@@ -192,6 +194,7 @@ func (m *Model) Forget() {
 	m.eps, m.expanded = map[timeline.Key]*epRec{}, map[timeline.Key]bool{}
 	m.errs, m.held, m.rows, m.errRows = nil, nil, nil, nil
 	m.detailKey, m.detailErr = nil, nil
+	m.gen++
 	m.dirty = true
 }
 

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"cmp"
 	"path"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/feed"
@@ -219,45 +222,48 @@ func errCount(r *epRec) int { return max(int(r.e.ProducerErrors), len(r.errs()))
 // rebuild recomputes the rows from the data, keeping the selection.
 func (m *Model) rebuild() {
 	m.dirty = false
+	m.gen++
 	now := m.now()
-	var eps []*epRec
+	// It runs for every snapshot that changed an election: with tens of
+	// thousands kept, one slice and a sort without reflection.
+	eps := make([]*epRec, 0, len(m.eps))
 	for _, r := range m.eps {
 		if m.keepEpisode(r, now) {
 			eps = append(eps, r)
 		}
 	}
-	newer := func(a, b *epRec) bool {
-		if !a.e.Start.Equal(b.e.Start) {
-			return a.e.Start.After(b.e.Start)
+	// Newest first; a total order (keys are unique), so any sort gives
+	// the same rows.
+	newer := func(a, b *epRec) int {
+		if c := b.e.Start.Compare(a.e.Start); c != 0 {
+			return c
 		}
-		if a.e.Topic != b.e.Topic {
-			return a.e.Topic < b.e.Topic
+		if c := strings.Compare(a.e.Topic, b.e.Topic); c != 0 {
+			return c
 		}
-		if a.e.Partition != b.e.Partition {
-			return a.e.Partition < b.e.Partition
+		if c := cmp.Compare(a.e.Partition, b.e.Partition); c != 0 {
+			return c
 		}
-		return a.e.LeaderEpoch > b.e.LeaderEpoch
+		return cmp.Compare(b.e.LeaderEpoch, a.e.LeaderEpoch)
 	}
 	var rows []row
 	switch m.sort {
 	case sortDuration:
-		sort.Slice(eps, func(i, j int) bool {
-			di, dj := m.dur(eps[i], now), m.dur(eps[j], now)
-			if di != dj {
-				return di > dj
+		slices.SortFunc(eps, func(a, b *epRec) int {
+			if c := cmp.Compare(m.dur(b, now), m.dur(a, now)); c != 0 {
+				return c
 			}
-			return newer(eps[i], eps[j])
+			return newer(a, b)
 		})
 	case sortErrors:
-		sort.Slice(eps, func(i, j int) bool {
-			ci, cj := errCount(eps[i]), errCount(eps[j])
-			if ci != cj {
-				return ci > cj
+		slices.SortFunc(eps, func(a, b *epRec) int {
+			if c := cmp.Compare(errCount(b), errCount(a)); c != 0 {
+				return c
 			}
-			return newer(eps[i], eps[j])
+			return newer(a, b)
 		})
 	default:
-		sort.Slice(eps, func(i, j int) bool { return newer(eps[i], eps[j]) })
+		slices.SortFunc(eps, newer)
 	}
 	if m.sort == sortTime {
 		for _, b := range m.bursts(eps) {

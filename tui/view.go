@@ -314,9 +314,18 @@ func errReason(s string) string {
 	return s
 }
 
-func (m *Model) tabs() string {
-	now := m.now()
-	nEl, inProg := 0, 0
+// tabCount is what the tab says of the rows, as of the rows' build
+// (gen), log time and whether the pipeline ended, which are all that
+// decide it: counting walks every election, and View runs on every tick.
+type tabCount struct {
+	gen               int
+	now               time.Time
+	ended             bool
+	elections, inProg int
+}
+
+// countRows counts the elections in the rows and those in progress.
+func (m *Model) countRows(now time.Time) (nEl, inProg int) {
 	for _, r := range m.rows {
 		if r.kind == rowBurst {
 			nEl += len(r.burst.eps)
@@ -334,6 +343,16 @@ func (m *Model) tabs() string {
 			}
 		}
 	}
+	return nEl, inProg
+}
+
+func (m *Model) tabs() string {
+	now := m.now()
+	if c := &m.tabCount; c.gen != m.gen || !c.now.Equal(now) || c.ended != m.ended {
+		c.gen, c.now, c.ended = m.gen, now, m.ended
+		c.elections, c.inProg = m.countRows(now)
+	}
+	nEl, inProg := m.tabCount.elections, m.tabCount.inProg
 	el := fmt.Sprintf(" Elections %d ", nEl)
 	if inProg > 0 {
 		el = fmt.Sprintf(" Elections %d (%d in progress) ", nEl, inProg)
