@@ -67,7 +67,18 @@ const noTime = -1 << 63
 // keep makes the screen's record of e; e itself is not held, unless it
 // does not pack.
 func keep(e *timeline.Episode) kept {
-	k := kept{
+	var k kept
+	k.keep(e)
+	return k
+}
+
+// keep makes k the record of e, in k's buffers when they are big enough:
+// an open election is kept anew at every change, and tens of thousands
+// change in a burst. (Nothing else holds the buffers: episode copies out
+// of them.)
+func (k *kept) keep(e *timeline.Episode) {
+	packed, brokers := k.packed[:0], k.brokers[:0]
+	*k = kept{
 		Key: e.Key, Start: e.Start,
 		Leader: e.Leader, PreviousLeader: e.PreviousLeader, Controller: e.Controller, ControllerEpoch: e.ControllerEpoch,
 		ProducerErrors: int32(e.ProducerErrors), Late: int32(e.Late), BurstID: int32(e.BurstID),
@@ -97,7 +108,10 @@ func keep(e *timeline.Episode) kept {
 		}
 	}
 	if n > 0 {
-		k.packed = make([]int64, 0, n)
+		k.packed = packed
+		if cap(k.packed) < n {
+			k.packed = make([]int64, 0, n)
+		}
 		for _, ids := range [][]int32{e.ISR, e.Replicas, e.CauseBrokers} {
 			for _, id := range ids {
 				k.packed = append(k.packed, int64(id))
@@ -105,10 +119,14 @@ func keep(e *timeline.Episode) kept {
 		}
 	}
 	if len(e.Brokers) > 0 {
-		k.brokers = make([]keptBroker, len(e.Brokers))
+		k.brokers = brokers
+		if cap(k.brokers) < len(e.Brokers) {
+			k.brokers = make([]keptBroker, len(e.Brokers))
+		}
+		k.brokers = k.brokers[:len(e.Brokers)]
 		for i, bt := range e.Brokers {
 			kb := &k.brokers[i]
-			kb.Broker, kb.Role, kb.CatchUp, kb.Repeats, kb.Elapsed = bt.Broker, bt.Role, bt.CatchUp, bt.Repeats, bt.Elapsed
+			*kb = keptBroker{Broker: bt.Broker, Role: bt.Role, CatchUp: bt.CatchUp, Repeats: bt.Repeats, Elapsed: bt.Elapsed}
 			for ph, t := range bt.Phases {
 				if !t.IsZero() {
 					kb.logged |= 1 << ph
@@ -120,7 +138,6 @@ func keep(e *timeline.Episode) kept {
 	if !fits {
 		k.whole = e
 	}
-	return k
 }
 
 func (k *kept) at(d int64) time.Time {

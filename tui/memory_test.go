@@ -117,6 +117,7 @@ func TestKeptElectionIsTheEpisode(t *testing.T) {
 		t.Fatalf("samples: %v %v", files, err)
 	}
 	n := 0
+	var reused kept
 	for _, f := range files {
 		text, err := os.ReadFile(f)
 		if err != nil {
@@ -142,6 +143,10 @@ func TestKeptElectionIsTheEpisode(t *testing.T) {
 				t.Errorf("%s: %v kept whole", filepath.Base(f), e.Key)
 			}
 			sameEpisode(t, filepath.Base(f)+" "+fmt.Sprint(e.Key), reflect.ValueOf(*k.episode()), reflect.ValueOf(*e))
+			// Kept again in the buffers of the one before (an open
+			// election's record is updated in place).
+			reused.keep(e)
+			sameEpisode(t, filepath.Base(f)+" "+fmt.Sprint(e.Key)+" reused", reflect.ValueOf(*reused.episode()), reflect.ValueOf(*e))
 			if !k.End().Equal(e.End) || !k.LastActivity().Equal(e.LastActivity) || !slices.Equal(k.CauseBrokers(), e.CauseBrokers) {
 				t.Errorf("%v: kept end %v, last activity %v, cause brokers %v; want %v, %v, %v", e.Key, k.End(), k.LastActivity(), k.CauseBrokers(), e.End, e.LastActivity, e.CauseBrokers)
 			}

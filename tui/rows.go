@@ -139,7 +139,7 @@ func (m *Model) upsert(e *timeline.Episode, finished bool, prog feed.Progress) {
 		r = &epRec{seq: m.seq}
 		m.eps[e.Key] = r
 	}
-	r.e = keep(e)
+	r.e.keep(e)
 	r.finished = r.finished || finished
 	r.complete = prog.Complete
 	r.setWaiting(prog.Waiting)
