@@ -21,6 +21,26 @@ func keyFetch(src int, broker int32, tp TP) fetchKey {
 	return fetchKey{srcBroker{src, broker}, tp}
 }
 
+// corrKey is the correlation-id key of a broker's line about tp, giving
+// the topic a number the first time it is seen.
+func (t *Timeline) corrKey(src int, broker int32, tp TP) corrKey {
+	id, ok := t.topicIDs[tp.Topic]
+	if !ok {
+		id = int32(len(t.topicIDs))
+		t.topicIDs[tp.Topic] = id
+	}
+	return corrKey{int32(src), broker, id, tp.Partition}
+}
+
+// keepCorr remembers the correlation id and leader epoch of a "received"
+// line, for the request's later lines that name only the id.
+func (t *Timeline) keepCorr(src int, ev *parser.Event, tp TP) {
+	if len(t.corrs) == 0 {
+		t.corrBase = ev.Time
+	}
+	t.corrs[t.corrKey(src, ev.Broker, tp)] = corrRef{corr: ev.CorrelationID, at: ev.Time.Sub(t.corrBase), epoch: ev.LeaderEpoch}
+}
+
 type heldPhase struct {
 	ev  parser.Event
 	ref Ref
@@ -32,29 +52,24 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 	sb := srcBroker{src, ev.Broker}
 	epoch := ev.LeaderEpoch
 	if ev.Phase == parser.PhaseReceived && epoch != Unknown {
-		m := t.corrs[sb]
-		if m == nil {
-			m = map[TP]corrRef{}
-			t.corrs[sb] = m
-		}
-		m[tp] = corrRef{corr: ev.CorrelationID, key: Key{tp.Topic, tp.Partition, epoch}, t: ev.Time}
+		t.keepCorr(src, ev, tp)
 	}
-	if epoch == Unknown {
+	if epoch == Unknown && len(t.corrs) > 0 {
 		// TRACE lines after "received" carry only the correlation id.
-		if m := t.corrs[sb]; m != nil {
-			// A line naming the request's correlation id belongs to it
-			// however slow the broker was (a follower truncating many
-			// logs one by one before "started fetcher"), up to EmitAfter;
-			// one without it only within Quiet. By the line's time, not
-			// by whether a sweep has forgotten the request yet.
-			c, ok := m[tp]
-			age := ev.Time.Sub(c.t)
+		// A line naming the request's correlation id belongs to it
+		// however slow the broker was (a follower truncating many logs
+		// one by one before "started fetcher"), up to EmitAfter; one
+		// without it only within Quiet. By the line's time, not by
+		// whether a sweep has forgotten the request yet.
+		ck := t.corrKey(src, ev.Broker, tp)
+		if c, ok := t.corrs[ck]; ok {
+			age := ev.Time.Sub(t.corrBase) - c.at
 			exact := ev.CorrelationID >= 0 && c.corr == ev.CorrelationID && age <= t.cfg.EmitAfter
 			loose := (ev.CorrelationID < 0 || c.corr < 0) && age <= t.cfg.Quiet
-			if ok && (exact || loose) {
-				epoch = c.key.LeaderEpoch
+			if exact || loose {
+				epoch = c.epoch
 				if ev.Phase == parser.PhaseCompleted {
-					delete(m, tp)
+					delete(t.corrs, ck)
 				}
 			}
 		}

@@ -30,10 +30,21 @@ type member struct {
 	role parser.Role
 }
 
+// corrKey names one partition of one broker's request: a correlation id
+// is kept per source × broker × partition (1,100 copies of a dense
+// state-change.log hold 220,000 at once), so the key is four int32s, the
+// topic by its number in topicIDs, not a string.
+type corrKey struct {
+	src, broker, topic, partition int32
+}
+
+// corrRef: the request's correlation id and the leader epoch its
+// "received" line named, and when (since corrBase: a time.Time is three
+// words).
 type corrRef struct {
-	corr int64
-	key  Key
-	t    time.Time
+	corr  int64
+	at    time.Duration
+	epoch int32
 }
 
 func (t *Timeline) requestStart(src int, ev *parser.Event) {
@@ -212,17 +223,15 @@ func (t *Timeline) closeRequests(all bool) {
 			}
 		}
 	}
-	if all || len(t.corrs) > 0 {
-		for sb, m := range t.corrs {
-			for tp, c := range m {
-				// Twice what phase allows: a line lagging the
-				// watermark may still be within it.
-				if all || t.watermark.Sub(c.t) > 2*max(t.cfg.Quiet, t.cfg.EmitAfter) {
-					delete(m, tp)
-				}
-			}
-			if len(m) == 0 {
-				delete(t.corrs, sb)
+	if all {
+		clear(t.corrs)
+	} else if len(t.corrs) > 0 {
+		// Twice what phase allows: a line lagging the watermark may still
+		// be within it.
+		old := t.watermark.Sub(t.corrBase) - 2*max(t.cfg.Quiet, t.cfg.EmitAfter)
+		for k, c := range t.corrs {
+			if c.at < old {
+				delete(t.corrs, k)
 			}
 		}
 	}

@@ -64,7 +64,11 @@ type Timeline struct {
 	parts    map[TP]*partState
 	reqs     map[srcBroker]*request
 	lastReq  map[srcBroker]*request
-	corrs    map[srcBroker]map[TP]corrRef
+	corrs    map[corrKey]corrRef
+	// corrBase: what corrRef.at counts from (the first "received" line
+	// while none was kept).
+	corrBase time.Time
+	topicIDs map[string]int32
 	// fetchHeld: epoch-less "Removed fetcher" phases waiting for the
 	// broker's next line about the partition.
 	fetchHeld map[fetchKey]heldPhase
@@ -108,7 +112,8 @@ func New(cfg Config, sink Sink) *Timeline {
 		parts:           map[TP]*partState{},
 		reqs:            map[srcBroker]*request{},
 		lastReq:         map[srcBroker]*request{},
-		corrs:           map[srcBroker]map[TP]corrRef{},
+		corrs:           map[corrKey]corrRef{},
+		topicIDs:        map[string]int32{},
 		fetchHeld:       map[fetchKey]heldPhase{},
 		Clients:         map[string]*Client{},
 		srcClient:       map[int]string{},

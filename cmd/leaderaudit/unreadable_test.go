@@ -75,6 +75,10 @@ func TestUnreadableFoundFileFails(t *testing.T) {
 			t.Errorf("audit's text report has no %q:\n%s", w, text)
 		}
 	}
+	// A file not opened says so, not "0 lines" read in a zone.
+	if !strings.Contains(text, "b2/state-change.log  state-change.log · nothing read\n") || strings.Count(text, "assumed UTC") != 1 {
+		t.Errorf("audit's text report names the unread file's lines and zone:\n%s", text)
+	}
 	if !strings.Contains(errs, "2 file(s) found could not be read") {
 		t.Errorf("audit's stderr: %s", errs)
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/skew"
@@ -42,9 +43,7 @@ func SkewRecords(es *skew.Estimate, name func(int) string, loc *time.Location, a
 	var out []ClockSkew
 	for _, r := range es.Results {
 		cs := ClockSkew{Type: "clock_skew", Clock: r.Clock.Name, OffsetMs: r.Offset.Milliseconds(), Pairs: r.Pairs, Applied: applied && r.Offset != 0}
-		for _, s := range r.Clock.Sources {
-			cs.Sources = append(cs.Sources, name(s))
-		}
+		cs.Sources = sourceNames(r.Clock.Sources, name)
 		if r.HasLo {
 			v := r.Lo.Milliseconds()
 			cs.MinMs = &v
@@ -58,6 +57,18 @@ func SkewRecords(es *skew.Estimate, name func(int) string, loc *time.Location, a
 		}
 		out = append(out, cs)
 	}
+	return out
+}
+
+// sourceNames names a clock's sources by path, not in the order they were
+// found (a log store's tail finds its streams in the order of their first
+// rows).
+func sourceNames(srcs []int, name func(int) string) []string {
+	var out []string
+	for _, s := range srcs {
+		out = append(out, name(s))
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -80,9 +91,7 @@ func ZoneHints(es *skew.Estimate, name func(int) string, loc *time.Location) []Z
 	for _, h := range es.Zones {
 		z := ZoneHint{Type: "zone_hint", Clock: h.Late.Name, RelativeTo: h.Early.Name, OffsetMs: h.Offset.Milliseconds(),
 			Pairs: h.Pairs, Evidence: skewEvidence(h.Example, name, loc)}
-		for _, s := range h.Late.Sources {
-			z.Sources = append(z.Sources, name(s))
-		}
+		z.Sources = sourceNames(h.Late.Sources, name)
 		out = append(out, z)
 	}
 	return out

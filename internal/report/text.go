@@ -581,7 +581,12 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 		if len(s.Levels) > 0 {
 			parts = append(parts, "levels "+strings.Join(s.Levels, "/"))
 		}
-		parts = append(parts, plural64(s.Lines, "line", "lines"))
+		if s.Error != nil && s.Lines == 0 && s.Bytes == 0 {
+			// An error before the first byte: not an empty file.
+			parts = append(parts, "nothing read")
+		} else {
+			parts = append(parts, plural64(s.Lines, "line", "lines"))
+		}
 		if s.NotUnderstood > 0 {
 			parts = append(parts, humanize.Comma(s.NotUnderstood)+" not understood")
 		}
@@ -607,7 +612,9 @@ func (m *Report) writeSources(t *textOut, rel func(string) string) {
 		if s.First != nil {
 			parts = append(parts, (*s.First)[:23]+" → "+(*s.Last)[11:23])
 		}
-		if s.Zone != "" {
+		if s.Zone != "" && s.First != nil {
+			// The zone a source's times were read in; one without a dated
+			// line has none to say.
 			parts = append(parts, s.Zone)
 		}
 		t.para("  "+textfmt.Clean(rel(s.Path))+"  ", "      ", strings.Join(parts, " · "))

@@ -42,3 +42,32 @@ func TestPastEpochsKeepSourcesNotLines(t *testing.T) {
 	}
 	t.Logf("held %.1f MB", float64(held)/(1<<20))
 }
+
+// The epoch in hand keeps the earliest line of each source that applied
+// it until the next epoch or the end: with every source applying every
+// epoch (1,100 copies of a dense state-change.log: 9 MB), a 48-byte Point
+// each was 57 bytes per applier here; the zone-less applier, 41.
+func TestCurrentEpochKeepsCompactAppliers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("heap sizes under -race are not the program's")
+	}
+	const sources, partitions = 1000, 200
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	e := NewEstimator()
+	for p := int32(0); p < partitions; p++ {
+		e.Add(0, decision("orders", p, 7, int(p)))
+		for s := 1; s <= sources; s++ {
+			e.Add(s, applied(int32(s%3+1), "orders", p, 7, int(p)+5))
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (sources * partitions)
+	runtime.KeepAlive(e)
+	if per > 50 {
+		t.Errorf("%.0f bytes per applier of the epoch in hand, want ≤ 50", per)
+	}
+	t.Logf("%.0f bytes per applier", per)
+}

@@ -89,7 +89,7 @@ type partState struct {
 	decided  Point
 	decision bool
 	// applied: the earliest line per source naming this epoch.
-	applied []Point
+	applied []applier
 	// past: the last few finished epochs, so a line hours off (a file read
 	// in the wrong zone) still finds its partner for a zone hint. Made on
 	// a partition's second epoch: most partitions never need it.
@@ -109,8 +109,30 @@ type pastEpoch struct {
 	// already paired. Every broker's file names every epoch, so these grow
 	// with sources × partitions: a source id is a twelfth of a Point (1,100
 	// copies of one dense state-change.log kept 25 MB of Points here).
-	applied []Point
+	applied []applier
 	srcs    []int32
+}
+
+// applier is a Point as an epoch's appliers keep it: two thirds of one
+// (every source applies every epoch in a dense set; the zone is
+// not needed, points are shown in the report's).
+type applier struct {
+	sec, line       int64
+	nsec, src, node int32
+}
+
+func toApplier(p Point) applier {
+	return applier{sec: p.Time.Unix(), line: p.Line, nsec: int32(p.Time.Nanosecond()), src: int32(p.Src), node: p.Node}
+}
+
+func (a applier) point() Point {
+	return Point{Src: int(a.src), Line: a.line, Time: time.Unix(a.sec, int64(a.nsec)).UTC(), Node: a.node}
+}
+
+// laterThan: p was logged before a.
+func (a applier) laterThan(p Point) bool {
+	sec := p.Time.Unix()
+	return sec < a.sec || sec == a.sec && int32(p.Time.Nanosecond()) < a.nsec
 }
 
 // pastApplied: appliers' lines kept per finished epoch still waiting for
@@ -210,7 +232,7 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 			if pe := e.pastOf(k, ev.LeaderEpoch); pe != nil && !pe.decision {
 				pe.decided, pe.decision = pt, true
 				for _, a := range pe.applied {
-					e.pair(k, pe.epoch, pt, a)
+					e.pair(k, pe.epoch, pt, a.point())
 				}
 				pe.paired()
 			}
@@ -239,14 +261,14 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 			return
 		}
 		for i := range st.applied {
-			if st.applied[i].Src == src {
-				if pt.Time.Before(st.applied[i].Time) {
-					st.applied[i] = pt
+			if st.applied[i].src == int32(src) {
+				if st.applied[i].laterThan(pt) {
+					st.applied[i] = toApplier(pt)
 				}
 				return
 			}
 		}
-		st.applied = append(st.applied, pt)
+		st.applied = append(st.applied, toApplier(pt))
 	case parser.KindISRChange:
 		if ev.Rejected || ev.Broker < 0 || ev.Topic == "" {
 			return
@@ -355,7 +377,7 @@ func (e *Estimator) part(k tp, epoch int32) *partState {
 func (e *Estimator) finish(k tp, st *partState) {
 	if st.decision {
 		for _, a := range st.applied {
-			e.pair(k, st.epoch, st.decided, a)
+			e.pair(k, st.epoch, st.decided, a.point())
 		}
 	}
 	if len(st.past) < pastEpochs {
@@ -368,7 +390,7 @@ func (e *Estimator) finish(k tp, st *partState) {
 	if pe.decision {
 		pe.applied = nil
 		for _, a := range st.applied {
-			pe.srcs = append(pe.srcs, int32(a.Src))
+			pe.srcs = append(pe.srcs, a.src)
 		}
 	} else {
 		// The first pastApplied appliers only: an epoch is applied by the
@@ -384,7 +406,7 @@ func (e *Estimator) finish(k tp, st *partState) {
 func (pe *pastEpoch) paired() {
 	pe.srcs = pe.srcs[:0]
 	for _, a := range pe.applied {
-		pe.srcs = append(pe.srcs, int32(a.Src))
+		pe.srcs = append(pe.srcs, a.src)
 	}
 	pe.applied = nil
 }
@@ -463,7 +485,7 @@ func (e *Estimator) Flush() {
 	for k, st := range e.parts {
 		if st.decision {
 			for _, a := range st.applied {
-				e.pair(k, st.epoch, st.decided, a)
+				e.pair(k, st.epoch, st.decided, a.point())
 			}
 		}
 		st.decision, st.applied = false, st.applied[:0]

@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -37,19 +38,22 @@ func (f *finisher) capabilities() {
 			kraftSrc = append(kraftSrc, s)
 		}
 	}
-	base := func(ss []*SourceFacts) string {
-		var names []string
-		for _, s := range ss {
-			names = append(names, filepath.ToSlash(f.name(s.Index)))
-		}
-		return f.list(names, len(names))
-	}
+	// By path, not in the order the sources were found: a log store's
+	// tail finds its streams in the order of their first rows.
 	paths := func(ss []*SourceFacts) []string {
 		var out []string
 		for _, s := range ss {
 			out = append(out, f.name(s.Index))
 		}
+		slices.Sort(out)
 		return out
+	}
+	base := func(ss []*SourceFacts) string {
+		names := paths(ss)
+		for i := range names {
+			names[i] = filepath.ToSlash(names[i])
+		}
+		return f.list(names, len(names))
 	}
 
 	for _, s := range f.sources {
