@@ -42,7 +42,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 		}
 		return []string{"  no election selected (it may have been dropped: older than --keep)"}
 	}
-	e := r.e
+	e := r.e.episode()
 	now := m.now()
 	done := m.done(r, now)
 	var out []string
@@ -199,7 +199,7 @@ func (m *Model) detail(r *epRec, w int, full bool) []string {
 	if len(e.Brokers) == 0 {
 		out = append(out, "  (no broker has logged applying it yet)")
 	}
-	errs := r.errs
+	errs := r.errs()
 	nErr := errCount(r)
 	if !full {
 		if nErr > 0 {
@@ -355,18 +355,19 @@ func (m *Model) histogram() []string {
 			inprog++
 			continue
 		}
-		d := r.e.Took()
+		d := r.took
 		ds = append(ds, d)
 		counts[bucketOf(d)]++
-		for _, bt := range r.e.Brokers {
-			ap, ok := bt.Applied()
+		for i := range r.e.brokers {
+			ap, ok := r.e.applied(i)
 			if !ok {
 				continue
 			}
-			b := brokers[bt.Broker]
+			id := r.e.brokers[i].Broker
+			b := brokers[id]
 			if b == nil {
-				b = &brokerSlow{broker: bt.Broker}
-				brokers[bt.Broker] = b
+				b = &brokerSlow{broker: id}
+				brokers[id] = b
 			}
 			b.applied = append(b.applied, ap)
 			if ap >= b.max {

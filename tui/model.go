@@ -118,6 +118,8 @@ type Model struct {
 	expanded   map[timeline.Key]bool
 	allOpen    bool
 	rows       []row
+	gen        int // rebuilds of rows
+	tabCount   tabCount
 	errRows    []*timeline.ProducerError
 	elist      list
 	errList    list
@@ -181,6 +183,19 @@ func New(updates <-chan *feed.Snapshot, opt Options) *Model {
 		dirty:    true,
 	}
 	return m
+}
+
+// Forget lets go of the elections and errors the screen holds, once its
+// program has ended: bubbletea's goroutines (the terminal reader blocked
+// in a read, a pending tick, the wait for the next snapshot) keep the
+// program and so the model reachable until the process exits, and the
+// text report written on quitting should not pay for the screen as well.
+func (m *Model) Forget() {
+	m.eps, m.expanded = map[timeline.Key]*epRec{}, map[timeline.Key]bool{}
+	m.errs, m.held, m.rows, m.errRows = nil, nil, nil, nil
+	m.detailKey, m.detailErr = nil, nil
+	m.gen++
+	m.dirty = true
 }
 
 // Init starts listening for snapshots.
@@ -250,14 +265,15 @@ func agoText(d time.Duration) string {
 
 // waiting says what an election in progress waits for.
 func waiting(r *epRec) string {
-	if len(r.prog.Waiting) == 0 {
+	w := r.waiting()
+	if len(w) == 0 {
 		return ""
 	}
 	s := "broker "
-	if len(r.prog.Waiting) > 1 {
+	if len(w) > 1 {
 		s = "brokers "
 	}
-	return "waiting for " + s + textfmt.JoinIDs(r.prog.Waiting)
+	return "waiting for " + s + textfmt.JoinIDs(w)
 }
 
 // done says whether an election is over: finished by the timeline, or
@@ -265,10 +281,10 @@ func waiting(r *epRec) string {
 // feed.Progress), or, when it waits for no followed broker, no line has
 // come for it for Quiet of log time.
 func (m *Model) done(r *epRec, now time.Time) bool {
-	if r.finished || m.ended || r.prog.Complete {
+	if r.finished || m.ended || r.complete {
 		return true
 	}
-	return len(r.prog.Waiting) == 0 && now.Sub(r.e.LastActivity) >= m.opt.Quiet
+	return len(r.waiting()) == 0 && now.Sub(r.e.LastActivity()) >= m.opt.Quiet
 }
 
 // dur is what an election took (timeline's Took: to the new leader ready,
@@ -278,10 +294,10 @@ func (m *Model) dur(r *epRec, now time.Time) time.Duration {
 	return r.took
 }
 
-func failed(e *timeline.Episode) bool { return e.Leader == -1 || e.Unclean }
+func failed(e *kept) bool { return e.Leader == -1 || e.Unclean }
 
 func (m *Model) slowOrFailed(r *epRec, now time.Time) bool {
-	return failed(r.e) || m.dur(r, now) >= m.opt.Slow
+	return failed(&r.e) || m.dur(r, now) >= m.opt.Slow
 }
 
 // Apply feeds a snapshot as if it had arrived (tests, and the Update loop).
@@ -318,7 +334,7 @@ func (m *Model) apply(s *feed.Snapshot) {
 		m.errs = append(m.errs, pe)
 		if pe.Election != nil {
 			if r := m.eps[*pe.Election]; r != nil {
-				r.errs = append(r.errs, pe)
+				r.addErr(pe)
 			}
 		}
 	}

@@ -79,7 +79,7 @@ func TestReplayLeavesNothingInProgress(t *testing.T) {
 	now := m.now()
 	for k, r := range m.eps {
 		if !m.done(r, now) {
-			t.Errorf("%v in progress after the replay (waiting %v)", k, r.prog.Waiting)
+			t.Errorf("%v in progress after the replay (waiting %v)", k, r.waiting())
 		}
 	}
 	if v := m.View(); strings.Contains(v, "in progress") || strings.Contains(v, "●  ") {

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"cmp"
 	"path"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/feed"
@@ -11,14 +14,54 @@ import (
 )
 
 type epRec struct {
-	e        *timeline.Episode
-	finished bool
-	errs     []*timeline.ProducerError
-	seq      int           // arrival order, for the cap
-	prog     feed.Progress // as of the snapshot that last changed it
+	e kept
 	// took is e.Took(), worked out once per change: every frame sorts and
 	// sums it over bursts of thousands.
 	took time.Duration
+	seq  int // arrival order, for the cap
+	// finished by the timeline; complete: see feed.Progress, as of the
+	// snapshot that last changed it.
+	finished, complete bool
+	more               *epMore // nil for most
+}
+
+// epMore is what few elections have.
+type epMore struct {
+	waiting []int32                   // feed.Progress.Waiting
+	errs    []*timeline.ProducerError // matched to it, as they came
+}
+
+func (r *epRec) waiting() []int32 {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.waiting
+}
+
+func (r *epRec) errs() []*timeline.ProducerError {
+	if r.more == nil {
+		return nil
+	}
+	return r.more.errs
+}
+
+func (r *epRec) setWaiting(w []int32) {
+	switch {
+	case len(w) > 0 && r.more == nil:
+		r.more = &epMore{waiting: w}
+	case r.more != nil:
+		r.more.waiting = w
+		if len(w) == 0 && r.more.errs == nil {
+			r.more = nil
+		}
+	}
+}
+
+func (r *epRec) addErr(pe *timeline.ProducerError) {
+	if r.more == nil {
+		r.more = &epMore{}
+	}
+	r.more.errs = append(r.more.errs, pe)
 }
 
 type burst struct {
@@ -96,9 +139,10 @@ func (m *Model) upsert(e *timeline.Episode, finished bool, prog feed.Progress) {
 		r = &epRec{seq: m.seq}
 		m.eps[e.Key] = r
 	}
-	r.e = e
+	r.e.keep(e)
 	r.finished = r.finished || finished
-	r.prog = prog
+	r.complete = prog.Complete
+	r.setWaiting(prog.Waiting)
 	r.took = e.Took()
 }
 
@@ -110,7 +154,7 @@ func (m *Model) prune() {
 	}
 	cut := now.Add(-m.opt.Keep)
 	for k, r := range m.eps {
-		if m.done(r, now) && r.e.End.Before(cut) {
+		if m.done(r, now) && r.e.End().Before(cut) {
 			delete(m.eps, k)
 		}
 	}
@@ -139,7 +183,7 @@ func (m *Model) prune() {
 }
 
 func (m *Model) keepEpisode(r *epRec, now time.Time) bool {
-	e := r.e
+	e := &r.e
 	if !e.Transition {
 		return false // only re-stated by metadata caches: not an election
 	}
@@ -152,7 +196,7 @@ func (m *Model) keepEpisode(r *epRec, now time.Time) bool {
 	if f.broker != parser.Unknown && !involves(e, f.broker) {
 		return false
 	}
-	if f.withErrors && e.ProducerErrors == 0 && len(r.errs) == 0 {
+	if f.withErrors && e.ProducerErrors == 0 && len(r.errs()) == 0 {
 		return false
 	}
 	if f.minDur > 0 && m.dur(r, now) < f.minDur {
@@ -161,67 +205,65 @@ func (m *Model) keepEpisode(r *epRec, now time.Time) bool {
 	return true
 }
 
-func involves(e *timeline.Episode, b int32) bool {
+func involves(e *kept, b int32) bool {
 	if e.Leader == b || e.PreviousLeader == b || e.Controller == b {
 		return true
 	}
-	for _, bt := range e.Brokers {
-		if bt.Broker == b {
+	for i := range e.brokers {
+		if e.brokers[i].Broker == b {
 			return true
 		}
 	}
-	for _, c := range e.CauseBrokers {
-		if c == b {
-			return true
-		}
-	}
-	return false
+	return e.causeNames(b)
 }
 
-func errCount(r *epRec) int { return max(r.e.ProducerErrors, len(r.errs)) }
+func errCount(r *epRec) int { return max(int(r.e.ProducerErrors), len(r.errs())) }
 
 // rebuild recomputes the rows from the data, keeping the selection.
 func (m *Model) rebuild() {
 	m.dirty = false
+	m.gen++
 	now := m.now()
-	var eps []*epRec
+	// It runs for every snapshot that changed an election: with tens of
+	// thousands kept, one slice and a sort without reflection.
+	eps := make([]*epRec, 0, len(m.eps))
 	for _, r := range m.eps {
 		if m.keepEpisode(r, now) {
 			eps = append(eps, r)
 		}
 	}
-	newer := func(a, b *epRec) bool {
-		if !a.e.Start.Equal(b.e.Start) {
-			return a.e.Start.After(b.e.Start)
+	// Newest first; a total order (keys are unique), so any sort gives
+	// the same rows.
+	newer := func(a, b *epRec) int {
+		if c := b.e.Start.Compare(a.e.Start); c != 0 {
+			return c
 		}
-		if a.e.Topic != b.e.Topic {
-			return a.e.Topic < b.e.Topic
+		if c := strings.Compare(a.e.Topic, b.e.Topic); c != 0 {
+			return c
 		}
-		if a.e.Partition != b.e.Partition {
-			return a.e.Partition < b.e.Partition
+		if c := cmp.Compare(a.e.Partition, b.e.Partition); c != 0 {
+			return c
 		}
-		return a.e.LeaderEpoch > b.e.LeaderEpoch
+		return cmp.Compare(b.e.LeaderEpoch, a.e.LeaderEpoch)
 	}
 	var rows []row
 	switch m.sort {
 	case sortDuration:
-		sort.Slice(eps, func(i, j int) bool {
-			di, dj := m.dur(eps[i], now), m.dur(eps[j], now)
-			if di != dj {
-				return di > dj
+		slices.SortFunc(eps, func(a, b *epRec) int {
+			if c := cmp.Compare(m.dur(b, now), m.dur(a, now)); c != 0 {
+				return c
 			}
-			return newer(eps[i], eps[j])
+			return newer(a, b)
 		})
 	case sortErrors:
-		sort.Slice(eps, func(i, j int) bool {
-			ci, cj := errCount(eps[i]), errCount(eps[j])
-			if ci != cj {
-				return ci > cj
+		slices.SortFunc(eps, func(a, b *epRec) int {
+			if c := cmp.Compare(errCount(b), errCount(a)); c != 0 {
+				return c
 			}
-			return newer(eps[i], eps[j])
+			return newer(a, b)
 		})
 	default:
-		sort.Slice(eps, func(i, j int) bool { return newer(eps[i], eps[j]) })
+		slices.SortFunc(eps, newer)
 	}
 	if m.sort == sortTime {
 		for _, b := range m.bursts(eps) {
@@ -285,7 +327,7 @@ func (m *Model) rebuild() {
 			if pe.Election == nil {
 				continue
 			}
-			if r := m.eps[*pe.Election]; r == nil || !involves(r.e, m.filter.broker) {
+			if r := m.eps[*pe.Election]; r == nil || !involves(&r.e, m.filter.broker) {
 				continue
 			}
 		}
@@ -308,8 +350,9 @@ func (m *Model) bursts(eps []*epRec) []*burst {
 	var out []*burst
 	var cur *burst
 	var span *timeline.Burst
+	var p timeline.Episode
 	for _, r := range asc {
-		e := r.e
+		e := r.e.probe(&p)
 		if !timeline.InBurst(e) {
 			out = append(out, &burst{id: e.Key, start: e.Start, cause: e.Cause, eps: []*epRec{r}})
 			continue

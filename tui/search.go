@@ -37,7 +37,7 @@ func parseQuery(q string) query {
 	return out
 }
 
-func (q query) episode(e *timeline.Episode) bool {
+func (q query) episode(e *kept) bool {
 	switch {
 	case q.broker != parser.Unknown:
 		return involves(e, q.broker)
@@ -61,13 +61,13 @@ func (q query) err(pe *timeline.ProducerError) bool {
 func (m *Model) rowMatches(q query, r row) bool {
 	if r.kind == rowBurst {
 		for _, c := range r.burst.eps {
-			if q.episode(c.e) {
+			if q.episode(&c.e) {
 				return true
 			}
 		}
 		return false
 	}
-	return q.episode(r.ep.e)
+	return q.episode(&r.ep.e)
 }
 
 // jump moves to the next (d=1) or previous (d=-1) match, from the current
@@ -106,7 +106,7 @@ func (m *Model) jump(d int, fresh bool) bool {
 			if r.kind == rowBurst && !m.burstOpen(r.burst) {
 				// Open it and land on the first matching election inside.
 				for _, c := range r.burst.eps {
-					if q.episode(c.e) {
+					if q.episode(&c.e) {
 						m.selectKey(c.e.Key)
 						return true
 					}

@@ -102,13 +102,13 @@ var causeShort = map[parser.Cause]string{
 	parser.CauseTopicDeletion:      "topic deleted",
 }
 
-func causeText(e *timeline.Episode) string {
+func causeText(e *kept) string {
 	s := causeShort[e.Cause]
 	if s == "" {
 		s = e.Cause.String()
 	}
-	if len(e.CauseBrokers) > 0 {
-		s += " b" + textfmt.JoinIDs(e.CauseBrokers)
+	if cb := e.CauseBrokers(); len(cb) > 0 {
+		s += " b" + textfmt.JoinIDs(cb)
 	}
 	if e.Resent {
 		s = "re-sent"
@@ -314,9 +314,18 @@ func errReason(s string) string {
 	return s
 }
 
-func (m *Model) tabs() string {
-	now := m.now()
-	nEl, inProg := 0, 0
+// tabCount is what the tab says of the rows, as of the rows' build
+// (gen), log time and whether the pipeline ended, which are all that
+// decide it: counting walks every election, and View runs on every tick.
+type tabCount struct {
+	gen               int
+	now               time.Time
+	ended             bool
+	elections, inProg int
+}
+
+// countRows counts the elections in the rows and those in progress.
+func (m *Model) countRows(now time.Time) (nEl, inProg int) {
 	for _, r := range m.rows {
 		if r.kind == rowBurst {
 			nEl += len(r.burst.eps)
@@ -334,6 +343,16 @@ func (m *Model) tabs() string {
 			}
 		}
 	}
+	return nEl, inProg
+}
+
+func (m *Model) tabs() string {
+	now := m.now()
+	if c := &m.tabCount; c.gen != m.gen || !c.now.Equal(now) || c.ended != m.ended {
+		c.gen, c.now, c.ended = m.gen, now, m.ended
+		c.elections, c.inProg = m.countRows(now)
+	}
+	nEl, inProg := m.tabCount.elections, m.tabCount.inProg
 	el := fmt.Sprintf(" Elections %d ", nEl)
 	if inProg > 0 {
 		el = fmt.Sprintf(" Elections %d (%d in progress) ", nEl, inProg)
@@ -467,7 +486,7 @@ func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query
 			glyph = "[-]"
 		}
 		tp = padRight(fmt.Sprintf("%s burst of %d", glyph, len(b.eps)), c.tp)
-		first := b.eps[len(b.eps)-1].e
+		first := &b.eps[len(b.eps)-1].e
 		cause = causeText(first)
 		var maxD time.Duration
 		n := 0
@@ -476,7 +495,7 @@ func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query
 			maxD = max(maxD, m.dur(ch, now))
 			n += errCount(ch)
 			inprog = inprog || !m.done(ch, now)
-			matched = matched || (m.query != "" && q.episode(ch.e))
+			matched = matched || (m.query != "" && q.episode(&ch.e))
 		}
 		took = "≤" + shortDur(maxD)
 		if inprog {
@@ -486,7 +505,7 @@ func (m *Model) electionRow(r row, selected bool, c cols, now time.Time, q query
 			errs = strconv.Itoa(n)
 		}
 	default:
-		e := r.ep.e
+		e := &r.ep.e
 		start = e.Start
 		name := e.Topic
 		w := c.tp

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -93,6 +94,13 @@ func (w *WatchCmd) run(ctx context.Context, stdin io.Reader, stdout, stderr io.W
 		opts = append(opts, tea.WithInputTTY())
 	}
 	_, runErr := tea.NewProgram(m, opts...).Run()
+	m.Forget()
+	// The screen's elections are garbage now. One collection, so that the
+	// memory limit (memgoal sets it from the live heap after each) is set
+	// by what closing the timeline and the text report need, not by the
+	// screen as well: 50,000 elections finished before q peaked 7 MB
+	// higher on quitting than while shown.
+	runtime.GC()
 
 	cancel()
 	for range p.Updates() {

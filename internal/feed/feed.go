@@ -62,7 +62,9 @@ type Snapshot struct {
 	Changed []*timeline.Episode
 	// Progress says, for each episode in Changed, how far it has got.
 	Progress map[timeline.Key]Progress
-	// Finished holds episodes the timeline finished (clones): final.
+	// Finished holds episodes the timeline finished: final, and no longer
+	// touched by it; the report's sinks read the same ones, so they are
+	// read-only.
 	Finished []*timeline.Episode
 	// Errors holds producer errors as they were matched (copies).
 	Errors []*timeline.ProducerError

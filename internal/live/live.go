@@ -950,7 +950,11 @@ func (t sinkTee) Episode(e *timeline.Episode) {
 		p.open--
 	}
 	if !p.cfg.NoSnapshots {
-		p.pendFinished = append(p.pendFinished, e.Clone())
+		// The episode itself, not a copy: the timeline has let go of it
+		// (emit) and the sinks only read it, so a view may keep it. A copy
+		// made every finished election cost as much again as the timeline
+		// held while tens of thousands were finishing at once (Close).
+		p.pendFinished = append(p.pendFinished, e)
 	}
 	p.dirty = true
 }

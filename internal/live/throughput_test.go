@@ -13,8 +13,11 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/leaderaudit/leaderaudit/internal/gen"
 	"github.com/leaderaudit/leaderaudit/internal/memgoal"
+	"github.com/leaderaudit/leaderaudit/tui"
 )
 
 // BenchmarkThroughput appends lines to a followed broker log as fast as
@@ -37,10 +40,14 @@ import (
 // pairs within one second of log time: at 100,000 lines 50,000 elections
 // are open at once, ten per partition, which no broker logs (a restart
 // elects each partition once or twice) but which bounds the open
-// elections' memory.
+// elections' memory. The -screen runs give every snapshot to watch's
+// screen (package tui, drawn after each as bubbletea does) instead of
+// dropping it: what the real watch keeps and spends besides the pipeline.
 func BenchmarkThroughput(b *testing.B) {
-	b.Run("broker", func(b *testing.B) { throughput(b, brokerBurst) })
-	b.Run("open-elections", func(b *testing.B) { throughput(b, openElections) })
+	b.Run("broker", func(b *testing.B) { throughput(b, brokerBurst, false) })
+	b.Run("open-elections", func(b *testing.B) { throughput(b, openElections, false) })
+	b.Run("broker-screen", func(b *testing.B) { throughput(b, brokerBurst, true) })
+	b.Run("open-elections-screen", func(b *testing.B) { throughput(b, openElections, true) })
 }
 
 // openElections writes n lines: 5,000 partitions, each elected anew every
@@ -84,7 +91,7 @@ func brokerBurst(b *testing.B, w io.Writer, n int) {
 	}
 }
 
-func throughput(b *testing.B, burstOf func(*testing.B, io.Writer, int)) {
+func throughput(b *testing.B, burstOf func(*testing.B, io.Writer, int), screen bool) {
 	memgoal.Start() // as watch's main does
 	dir := filepath.Join(b.TempDir(), "broker-1")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -104,8 +111,17 @@ func throughput(b *testing.B, burstOf func(*testing.B, io.Writer, int)) {
 	read, following := make(chan struct{}), make(chan struct{})
 	go func() {
 		// A screen takes every snapshot, as watch's does.
+		var m *tui.Model
+		if screen {
+			m = tui.New(nil, tui.Options{Loc: time.UTC, Tick: -1})
+			m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+		}
 		live, closed := false, false
 		for s := range p.Updates() {
+			if m != nil {
+				m.Apply(s)
+				m.View()
+			}
 			if !live && s.Live {
 				close(following)
 				live = true
