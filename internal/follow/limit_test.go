@@ -1,10 +1,8 @@
 package follow
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -58,19 +56,7 @@ func TestManyFilesUnderALowDescriptorLimit(t *testing.T) {
 		t.Fatalf("descriptor limit %d, want %d", got, limit)
 	}
 	bound := fdlimit.Files()
-	root := t.TempDir()
-	var paths []string
-	for d := range dirs {
-		dir := filepath.Join(root, fmt.Sprintf("broker-%02d", d))
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for i := range perDir {
-			p := filepath.Join(dir, fmt.Sprintf("app-%03d.log", i))
-			writeFile(t, p, "first "+p+"\n")
-			paths = append(paths, p)
-		}
-	}
+	root, paths := idleTree(t, dirs, perDir)
 
 	base := openFDs(limit)
 	var peak atomic.Int64
