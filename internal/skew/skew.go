@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
@@ -416,8 +417,11 @@ func (e *Estimator) pair(k tp, epoch int32, decided, a Point) {
 	if a.Src == decided.Src {
 		return
 	}
+	// Concatenated, not fmt.Sprintf: every epoch of every partition makes
+	// a pair per applying source, and most are counted and dropped.
 	s := Sample{Cause: decided, Effect: a,
-		What: fmt.Sprintf("controller %s decided %s-%d leader epoch %d → broker %s applied it", node(decided.Node), k.topic, k.partition, epoch, node(a.Node))}
+		What: "controller " + node(decided.Node) + " decided " + k.topic + "-" + strconv.Itoa(int(k.partition)) +
+			" leader epoch " + strconv.Itoa(int(epoch)) + " → broker " + node(a.Node) + " applied it"}
 	if absDur(s.Delta()) > e.window() {
 		pk := pairKey{s.Cause.Src, s.Effect.Src}
 		if l := e.far[pk]; len(l) < farMax {
@@ -496,7 +500,7 @@ func node(id int32) string {
 	if id < 0 {
 		return "?"
 	}
-	return fmt.Sprint(id)
+	return strconv.Itoa(int(id))
 }
 
 func contains(l []int32, x int32) bool {
