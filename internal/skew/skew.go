@@ -417,19 +417,48 @@ func (e *Estimator) pair(k tp, epoch int32, decided, a Point) {
 	if a.Src == decided.Src {
 		return
 	}
-	// Concatenated, not fmt.Sprintf: every epoch of every partition makes
-	// a pair per applying source, and most are counted and dropped.
-	s := Sample{Cause: decided, Effect: a,
-		What: "controller " + node(decided.Node) + " decided " + k.topic + "-" + strconv.Itoa(int(k.partition)) +
-			" leader epoch " + strconv.Itoa(int(epoch)) + " → broker " + node(a.Node) + " applied it"}
+	s := Sample{Cause: decided, Effect: a}
+	pk := pairKey{s.Cause.Src, s.Effect.Src}
 	if absDur(s.Delta()) > e.window() {
-		pk := pairKey{s.Cause.Src, s.Effect.Src}
 		if l := e.far[pk]; len(l) < farMax {
+			s.What = pairWhat(k, epoch, decided, a)
 			e.far[pk] = append(l, s)
 		}
 		return
 	}
+	if e.outOfKept(pk, s) {
+		// Counted, not kept: its words would be made for nothing (every
+		// epoch of every partition makes a pair per applying source).
+		e.counts[pk]++
+		return
+	}
+	s.What = pairWhat(k, epoch, decided, a)
 	e.sample(s)
+}
+
+// pairWhat: concatenated, not fmt.Sprintf, which cost more than the rest of
+// pair.
+func pairWhat(k tp, epoch int32, decided, a Point) string {
+	return "controller " + node(decided.Node) + " decided " + k.topic + "-" + strconv.Itoa(int(k.partition)) +
+		" leader epoch " + strconv.Itoa(int(epoch)) + " → broker " + node(a.Node) + " applied it"
+}
+
+// outOfKept: s, whatever its words, orders after every pair kept for pk
+// and there are keep of them, so sample would only count it. Words decide
+// only between pairs of equal bound and times, which this leaves to sample.
+func (e *Estimator) outOfKept(pk pairKey, s Sample) bool {
+	l := e.pairs[pk]
+	if len(l) < keep {
+		return false
+	}
+	last := l[len(l)-1]
+	if s.Bound() != last.Bound() {
+		return s.Bound() > last.Bound()
+	}
+	if !s.Cause.Time.Equal(last.Cause.Time) {
+		return s.Cause.Time.After(last.Cause.Time)
+	}
+	return s.Effect.Time.After(last.Effect.Time)
 }
 
 // pastOf finds a finished epoch of k still kept.
