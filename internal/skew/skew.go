@@ -489,7 +489,22 @@ func before(a, b Sample) bool {
 	if !a.Effect.Time.Equal(b.Effect.Time) {
 		return a.Effect.Time.Before(b.Effect.Time)
 	}
-	return a.What < b.What
+	if a.What != b.What {
+		return a.What < b.What
+	}
+	// Copies of one log (or brokers that logged alike) make pairs equal
+	// but for their lines and sources: the evidence named must not be
+	// whichever map order came first.
+	if a.Cause.Line != b.Cause.Line {
+		return a.Cause.Line < b.Cause.Line
+	}
+	if a.Effect.Line != b.Effect.Line {
+		return a.Effect.Line < b.Effect.Line
+	}
+	if a.Cause.Src != b.Cause.Src {
+		return a.Cause.Src < b.Cause.Src
+	}
+	return a.Effect.Src < b.Effect.Src
 }
 
 // sample keeps the smallest deltas per (cause source, effect source).
