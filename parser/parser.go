@@ -201,8 +201,9 @@ type Parser struct {
 	lineNo     int64
 	haveRecord bool  // a record header has been seen (continuations attach to it)
 	lastKey    int64 // wall-clock order of the last record, for out-of-order counting
-	// maxRec: the newest record so far; its time becomes Stats.Last at Flush.
-	maxRec  Record
+	// maxRec: the newest record's time so far, which becomes Stats.Last at
+	// Flush: its time alone, not a whole Record.
+	maxRec  recTime
 	haveMax bool
 
 	// pend holds a record whose meaning depends on the lines after it
@@ -215,12 +216,12 @@ type Parser struct {
 	lastConfig []byte
 	lastBlock  map[string]string
 
-	// saramaRetries: the partitions of sarama's latest retry lines, which
-	// the idempotent producer's "Retrying batch for" repeats.
-	saramaRetries [16]tpRef
-	saramaNext    int
-	rec           Record
-	ev            Event
+	// retries: made on a sarama client's first retry line.
+	retries *saramaRetries
+	rec     Record
+	// ev: the event being built, made with the source's first one (most
+	// lines of most sources yield none).
+	ev *Event
 	// held: sarama retries waiting for the lines that name their attempt
 	// and new leader (goclient.go).
 	held []Event
@@ -319,7 +320,7 @@ func (p *Parser) Flush(emit func(*Event)) {
 	p.flushHeld()
 	p.asm.flush(p)
 	if p.haveMax {
-		p.Stats.Last = p.maxRec.When()
+		p.Stats.Last = p.maxRec.when()
 	}
 	for i := range p.Stats.Writers {
 		p.Stats.Writers[i].Last = p.Stats.Writers[i].last.when()
@@ -454,7 +455,7 @@ func (p *Parser) record(line []byte) {
 	} else {
 		// Only the time is needed later: copy that, not the whole
 		// Record, on every line.
-		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = r.Time, r.st, r.loc, r.lazy
+		p.maxRec = recTime{r.Time, r.st, r.loc, r.lazy}
 		p.haveMax = true
 	}
 	p.lastKey = k
@@ -690,18 +691,21 @@ func (p *Parser) unparsed(line []byte) {
 
 // start fills p.ev for a new event from the current record.
 func (p *Parser) start(kind Kind) *Event {
-	p.ev = newEvent(kind)
+	if p.ev == nil {
+		p.ev = new(Event)
+	}
+	*p.ev = newEvent(kind)
 	p.ev.Time = p.rec.When()
 	p.ev.Line = p.lineNo
-	return &p.ev
+	return p.ev
 }
 
 func (p *Parser) send() {
 	if p.ev.Kind == KindProducerError || p.asm.holding() {
-		p.push(&p.ev)
+		p.push(p.ev)
 		return
 	}
-	p.out(&p.ev)
+	p.out(p.ev)
 }
 
 func (p *Parser) out(ev *Event) {
