@@ -229,8 +229,9 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
-	// asm joins the lines of one failed send (assemble.go).
-	asm    assembler
+	// asm joins the lines of one failed send (assemble.go), made with the
+	// source's first producer error or config block.
+	asm    *assembler
 	skimSt skimState
 	topics map[string]string // topic
 }
@@ -250,13 +251,29 @@ const (
 	pendOtherConfig // a consumer's or admin client's config block (configNotice)
 )
 
+// pending: kind, read on every line, and the held record, made when a
+// source first holds one (most never do).
 type pending struct {
-	kind  pendKind
+	kind pendKind
+	*heldRecord
+}
+
+type heldRecord struct {
 	line  int64
 	time  time.Time // the held record's time
 	head  []byte    // copy of the header line
 	conts [][]byte
 	size  int
+}
+
+// holdRecord starts holding a record of kind k, line at lineNo, time t.
+func (pd *pending) holdRecord(k pendKind, lineNo int64, t time.Time, line []byte) {
+	if pd.heldRecord == nil {
+		pd.heldRecord = new(heldRecord)
+	}
+	pd.kind, pd.line, pd.time = k, lineNo, t
+	pd.head = append(pd.head[:0], line...)
+	pd.conts, pd.size = pd.conts[:0], 0
 }
 
 // maxPending bounds what one multi-line record may hold.
@@ -607,12 +624,7 @@ func (p *Parser) brokerIdentity() {
 }
 
 func (p *Parser) hold(k pendKind, line []byte) {
-	p.pend.kind = k
-	p.pend.line = p.lineNo
-	p.pend.time = p.rec.When()
-	p.pend.head = append(p.pend.head[:0], line...)
-	p.pend.conts = p.pend.conts[:0]
-	p.pend.size = 0
+	p.pend.holdRecord(k, p.lineNo, p.rec.When(), line)
 }
 
 // markEra notes the version hints a server.log line's logger and prefix

@@ -132,8 +132,8 @@ type skimState struct {
 	// after a LogCleaner block), none tab-led or holding a NUL. Whether a
 	// line is a record depends on its bytes alone, so the same line again
 	// is a continuation without trying every layout.
-	notRecords [4][]byte
-	nextNR     int
+	// Made when the slow path first finds one.
+	notRecords *notRecords
 	// wrapped: the record held (pendWrapped) is one skimWrapped took,
 	// whose dispatch does nothing.
 	wrapped bool
@@ -146,19 +146,32 @@ type skimState struct {
 // maxNotRecord: the longest line notRecords keeps.
 const maxNotRecord = 256
 
+type notRecords struct {
+	lines [4][]byte
+	next  int
+}
+
 // noRecord keeps line, which the slow path found to be no record.
 func (sk *skimState) noRecord(line []byte) {
 	if len(line) == 0 || len(line) > maxNotRecord || line[0] == '\t' || bytes.IndexByte(line, 0) >= 0 || sk.knownNoRecord(line) {
 		return
 	}
-	e := &sk.notRecords[sk.nextNR]
-	sk.nextNR = (sk.nextNR + 1) % len(sk.notRecords)
+	nr := sk.notRecords
+	if nr == nil {
+		nr = new(notRecords)
+		sk.notRecords = nr
+	}
+	e := &nr.lines[nr.next]
+	nr.next = (nr.next + 1) % len(nr.lines)
 	*e = append((*e)[:0], line...)
 }
 
 // knownNoRecord: line is one of notRecords.
 func (sk *skimState) knownNoRecord(line []byte) bool {
-	for _, e := range sk.notRecords {
+	if sk.notRecords == nil {
+		return false
+	}
+	for _, e := range sk.notRecords.lines {
 		if len(e) == len(line) && string(e) == string(line) {
 			return true
 		}
@@ -473,9 +486,7 @@ func (p *Parser) skimWrapped(line []byte) bool {
 	p.skimOrder(st, sk.haveLast && sameMinute(st, sk.last[:]))
 	// hold(pendWrapped, line).
 	s, _, _ := parseStampLazy(st)
-	p.pend.kind, p.pend.line, p.pend.time = pendWrapped, p.lineNo, s.time(p.loc)
-	p.pend.head = append(p.pend.head[:0], line...)
-	p.pend.conts, p.pend.size = p.pend.conts[:0], 0
+	p.pend.holdRecord(pendWrapped, p.lineNo, s.time(p.loc), line)
 	sk.wrapped = true
 	sk.taken++
 	return true
