@@ -280,7 +280,7 @@ func (p *Parser) holdGoError(t string, part int32, errName string) {
 func (p *Parser) flushHeld() {
 	for i := range p.held {
 		if p.ev == nil {
-			p.ev = new(Event)
+			p.ev = evPool.Get().(*Event)
 		}
 		*p.ev = p.held[i]
 		p.noteErrorEra(p.ev.Error)
