@@ -22,9 +22,9 @@ func TestParserHeapPerNew(t *testing.T) {
 }
 
 // A followed state-change.log holds its parser between lines: after its
-// line (003, a leader that yields an event) a parser still holds at most
-// maxParserBytes. The event being built is not kept, nor a map for the
-// one topic the source named.
+// line (003, a leader that yields an event) and the Flush live mode gives
+// a quiet source, a parser still holds at most maxParserBytes. The event
+// being built is not kept, nor a map for the one topic the source named.
 func TestParserHeapAfterALine(t *testing.T) {
 	line := []byte("[2026-08-08 14:55:03,523] INFO [Broker id=0] Leader handover-test-topic-0 with topic id Some(SobuI6lNTXyPLx0opTXB_A) starts at leader epoch 0 from offset 0 with partition epoch 0, high watermark 0, ISR [0], adding replicas [] and removing replicas [] . Previous leader None and previous leader epoch was -1. (state.change.logger)")
 	var events int

@@ -220,7 +220,7 @@ type Parser struct {
 	// retries: made on a sarama client's first retry line.
 	retries *saramaRetries
 	rec     Record
-	// ev: the event being built, from evPool while Line or Flush runs.
+	// ev: the event being built, from evPool, given back at Flush.
 	ev *Event
 	// held: sarama retries waiting for the lines that name their attempt
 	// and new leader (goclient.go).
@@ -310,24 +310,6 @@ func (p *Parser) Line(line []byte, emit func(*Event)) {
 	} else if p.skim(line) {
 		return
 	}
-	p.slowLine(line)
-	if p.ev != nil {
-		p.releaseEvent()
-	}
-}
-
-// evPool: the event a parser builds lives only while Line or Flush runs,
-// so a source between lines (one of 20,000 followed files) holds none.
-var evPool = sync.Pool{New: func() any { return new(Event) }}
-
-// releaseEvent gives p.ev back to evPool.
-func (p *Parser) releaseEvent() {
-	evPool.Put(p.ev)
-	p.ev = nil
-}
-
-// slowLine is Line for a line the fast path did not take.
-func (p *Parser) slowLine(line []byte) {
 	p.skimSync()
 	if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
 		if t := indentedRecord(line); t != nil && parseRecord(t, p.loc, &p.rec) {
@@ -364,9 +346,17 @@ func (p *Parser) Flush(emit func(*Event)) {
 		p.Stats.Writers[i].Last = p.Stats.Writers[i].last.when()
 	}
 	if p.ev != nil {
-		p.releaseEvent()
+		// A source is flushed when it has gone quiet (live mode) or
+		// ended: the event being built, which only lives while Line or
+		// Flush runs, goes to the next busy source, not kept by one of
+		// 20,000 followed files that write a line an hour. A busy
+		// source keeps its own: no pool on every line.
+		evPool.Put(p.ev)
+		p.ev = nil
 	}
 }
+
+var evPool = sync.Pool{New: func() any { return new(Event) }}
 
 // Pending reports the time of a record held back until the lines after it
 // are seen (a config block, a client error's stack trace, a hard-wrapped
