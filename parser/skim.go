@@ -216,8 +216,8 @@ var loggerInfos struct {
 }
 
 // maxLoggerInfos bounds loggerInfos: a process sees a few hundred
-// loggers; past the bound (input made of distinct names) the fast path
-// reads each such logger per line again, as if never seen.
+// loggers; past the bound (input made of distinct names) the lines of
+// loggers not kept go the slow way.
 const maxLoggerInfos = 4096
 
 // internLogger returns the shared entry for tail, made if new; nil when
@@ -363,7 +363,6 @@ func (p *Parser) skim(line []byte) bool {
 	}
 	m := line[i:]
 	j, lgr, slot := sk.seenLogger(m)
-	var unkept loggerInfo
 	if j < 0 {
 		// splitLogger, where the logger is plainly there: " (" name ")"
 		// with no space in the name and no Connect ":line" suffix.
@@ -375,15 +374,12 @@ func (p *Parser) skim(line []byte) bool {
 		if len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || name[len(name)-1]-'0' <= 9 {
 			return false
 		}
-		// A variable of its own for what the cache keeps: one that
-		// may also point at unkept would move unkept to the heap.
-		if kept := internLogger(m[j:]); kept != nil {
-			sk.loggers[slot], sk.used[slot] = kept, sk.useTick
-			lgr = kept
-		} else {
-			unkept = readLogger(m[j:])
-			lgr = &unkept
+		if lgr = internLogger(m[j:]); lgr == nil {
+			// Past the bound of loggers kept (input of endless new
+			// names): the slow way, which reads any logger.
+			return false
 		}
+		sk.loggers[slot], sk.used[slot] = lgr, sk.useTick
 	}
 	logger := m[j+1 : len(m)-1]
 	m = m[:j-1]

@@ -423,8 +423,8 @@ func TestPlainLine(t *testing.T) {
 }
 
 // With the shared logger table full (input of endlessly new logger names),
-// the fast path reads each new logger on its line and keeps nothing:
-// the same events and summary, and no allocation per line.
+// the lines of a logger not kept go the slow way: the same events and
+// summary, no allocation per line, and the table stays at its bound.
 func TestSkimWithLoggerTableFull(t *testing.T) {
 	loggerInfos.Lock()
 	saved := loggerInfos.m
@@ -449,12 +449,8 @@ func TestSkimWithLoggerTableFull(t *testing.T) {
 	emit := func(*Event) {}
 	p.Line(line, emit)
 	p.Line(line, emit)
-	taken := p.skimSt.taken
 	if a := testing.AllocsPerRun(100, func() { p.Line(line, emit) }); a != 0 {
 		t.Errorf("%v allocations per line with the logger table full", a)
-	}
-	if p.skimSt.taken == taken {
-		t.Errorf("the fast path took no line with the logger table full")
 	}
 	if len(loggerInfos.m) != maxLoggerInfos {
 		t.Errorf("logger table grew past %d to %d", maxLoggerInfos, len(loggerInfos.m))
