@@ -65,20 +65,23 @@ func (t *Timeline) moved(e *Episode) {
 	if e.Start.IsZero() {
 		return
 	}
+	if e.indexed {
+		// Parts are never forgotten, and a topic's index only once no
+		// live episode is in it: these are still the ones e is in.
+		e.mx[byPartition].moved(e, byPartition)
+		e.mx[byTopic].moved(e, byTopic)
+		return
+	}
 	ps := t.part(TP{e.Topic, e.Partition})
 	bt := t.byTopic[e.Topic]
 	if bt == nil {
 		bt = &matchIndex{}
 		t.byTopic[e.Topic] = bt
 	}
-	if !e.indexed {
-		e.indexed = true
-		ps.idx.add(e, byPartition)
-		bt.add(e, byTopic)
-		return
-	}
-	ps.idx.moved(e, byPartition)
-	bt.moved(e, byTopic)
+	e.indexed = true
+	e.mx = [2]*matchIndex{&ps.idx, bt}
+	ps.idx.add(e, byPartition)
+	bt.add(e, byTopic)
 }
 
 func (t *Timeline) unindex(e *Episode) {
@@ -95,6 +98,7 @@ func (t *Timeline) unindex(e *Episode) {
 		}
 	}
 	e.indexed = false
+	e.mx = [2]*matchIndex{}
 }
 
 // matchStart and matchEnd are the one place matching reads an election's

@@ -44,6 +44,28 @@ func (t *Timeline) keepCorr(src int, ev *parser.Event, tp TP) {
 type heldPhase struct {
 	ev  parser.Event
 	ref Ref
+	key fetchKey
+}
+
+func (t *Timeline) hold(k fetchKey, ev *parser.Event, ref Ref) {
+	var h *heldPhase
+	if n := len(t.heldFree); n > 0 {
+		h, t.heldFree = t.heldFree[n-1], t.heldFree[:n-1]
+	} else {
+		h = new(heldPhase)
+	}
+	h.ev, h.ref, h.key = *ev, ref, k
+	t.fetchHeld[k] = h
+}
+
+// unhold forgets a held line and gives back a copy of it: its slot is
+// reused by the next hold, which releasing the line may make.
+func (t *Timeline) unhold(h *heldPhase) heldPhase {
+	delete(t.fetchHeld, h.key)
+	v := *h
+	*h = heldPhase{} // keep no line's slices alive
+	t.heldFree = append(t.heldFree, h)
+	return v
 }
 
 // phase handles a per-partition broker line.
@@ -81,13 +103,17 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		// partition says which epoch it belongs to.
 		k := keyFetch(src, ev.Broker, tp)
 		if _, ok := t.fetchHeld[k]; !ok {
-			t.fetchHeld[k] = heldPhase{ev: *ev, ref: ref}
+			t.hold(k, ev, ref)
 			t.setTimer(timer{due: ev.Time.Add(time.Second), held: k, at: ev.Time})
 		}
 		return
 	}
-	if held, ok := t.fetchHeld[keyFetch(src, ev.Broker, tp)]; ok && epoch != Unknown {
-		delete(t.fetchHeld, keyFetch(src, ev.Broker, tp))
+	var hp *heldPhase
+	if epoch != Unknown && len(t.fetchHeld) > 0 {
+		hp = t.fetchHeld[keyFetch(src, ev.Broker, tp)]
+	}
+	if hp != nil {
+		held := t.unhold(hp)
 		if ev.Time.Sub(held.ev.Time) <= time.Second {
 			// Not before the controller decided this epoch: a fetcher
 			// removed earlier belongs to something else (a restart).

@@ -211,9 +211,8 @@ func (t *Timeline) closeRequests(all bool) {
 				(a.ref == b.ref && (due[i].tp.Topic < due[j].tp.Topic || (due[i].tp.Topic == due[j].tp.Topic && due[i].tp.Partition < due[j].tp.Partition)))
 		})
 		for _, k := range due {
-			h := t.fetchHeld[k]
-			delete(t.fetchHeld, k)
-			t.releaseHeld(h.ref.Source, h)
+			held := t.unhold(t.fetchHeld[k])
+			t.releaseHeld(held.ref.Source, held)
 		}
 	}
 	if all {

@@ -71,7 +71,11 @@ type Timeline struct {
 	topicIDs map[string]int32
 	// fetchHeld: epoch-less "Removed fetcher" phases waiting for the
 	// broker's next line about the partition.
-	fetchHeld map[fetchKey]heldPhase
+	// The values are pointers, from heldFree when one is there: a
+	// parser.Event is too big for a map to keep in place, so a value
+	// map allocated one per held line.
+	fetchHeld map[fetchKey]*heldPhase
+	heldFree  []*heldPhase
 	triggers  []trigger
 
 	errs []*ProducerError // waiting for the watermark to pass t + tolerance
@@ -114,7 +118,7 @@ func New(cfg Config, sink Sink) *Timeline {
 		lastReq:         map[srcBroker]*request{},
 		corrs:           map[corrKey]corrRef{},
 		topicIDs:        map[string]int32{},
-		fetchHeld:       map[fetchKey]heldPhase{},
+		fetchHeld:       map[fetchKey]*heldPhase{},
 		Clients:         map[string]*Client{},
 		srcClient:       map[int]string{},
 		ctrlEpoch:       map[int32]int32{},

@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"container/heap"
 	"time"
 )
 
@@ -20,35 +19,69 @@ type timer struct {
 	rq   *request
 }
 
+// timers is a binary min-heap by (due, seq). It is written out rather than
+// used through container/heap: that boxes every timer pushed and popped in
+// an interface, an allocation per held fetcher line and per request. The
+// order (due, then seq) is total, so the timers come out in the same order
+// whatever the heap's layout.
 type timers []timer
 
-func (h timers) Len() int { return len(h) }
-func (h timers) Less(i, j int) bool {
+func (h timers) less(i, j int) bool {
 	if !h[i].due.Equal(h[j].due) {
 		return h[i].due.Before(h[j].due)
 	}
 	return h[i].seq < h[j].seq
 }
-func (h timers) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *timers) Push(x any)   { *h = append(*h, x.(timer)) }
-func (h *timers) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	old[len(old)-1] = timer{}
-	*h = old[:len(old)-1]
-	return x
+
+func (h *timers) push(tm timer) {
+	*h = append(*h, tm)
+	q := *h
+	for j := len(q) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+func (h *timers) pop() timer {
+	q := *h
+	n := len(q) - 1
+	top := q[0]
+	q[0] = q[n]
+	q[n] = timer{} // drop the request pointer and topic for the collector
+	q = q[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		j := l
+		if r := l + 1; r < n && q.less(r, l) {
+			j = r
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	*h = q
+	return top
 }
 
 func (t *Timeline) setTimer(tm timer) {
 	t.timerSeq++
 	tm.seq = t.timerSeq
-	heap.Push(&t.timers, tm)
+	t.timers.push(tm)
 }
 
 // runTimers runs the timers due before now.
 func (t *Timeline) runTimers(now time.Time) {
 	for len(t.timers) > 0 && t.timers[0].due.Before(now) {
-		tm := heap.Pop(&t.timers).(timer)
+		tm := t.timers.pop()
 		switch {
 		case tm.rq != nil:
 			rq := tm.rq
@@ -61,12 +94,12 @@ func (t *Timeline) runTimers(now time.Time) {
 				t.setTimer(timer{due: due, rq: rq})
 			}
 		default:
-			h, ok := t.fetchHeld[tm.held]
-			if !ok || !h.ev.Time.Equal(tm.at) {
+			h := t.fetchHeld[tm.held]
+			if h == nil || !h.ev.Time.Equal(tm.at) {
 				continue
 			}
-			delete(t.fetchHeld, tm.held)
-			t.releaseHeld(h.ref.Source, h)
+			held := t.unhold(h)
+			t.releaseHeld(held.ref.Source, held)
 		}
 	}
 }

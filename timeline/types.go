@@ -163,7 +163,10 @@ type Episode struct {
 	LastActivity time.Time
 	// mi: its slots in the partition's and the topic's match index
 	// (matchindex.go), once it has a Start.
-	mi      [2]*matchSlot
+	mi [2]*matchSlot
+	// mx: the indexes those slots are in, while indexed, so that a line
+	// extending the episode finds them without hashing its topic twice.
+	mx      [2]*matchIndex
 	indexed bool
 }
 
@@ -171,6 +174,7 @@ type Episode struct {
 func (e *Episode) Clone() *Episode {
 	c := *e
 	c.mi = [2]*matchSlot{} // the index's tree is not the copy's
+	c.mx = [2]*matchIndex{}
 	c.CauseBrokers = append([]int32(nil), e.CauseBrokers...)
 	c.ISR = append([]int32(nil), e.ISR...)
 	c.Replicas = append([]int32(nil), e.Replicas...)

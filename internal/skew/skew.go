@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/parser"
@@ -416,16 +417,48 @@ func (e *Estimator) pair(k tp, epoch int32, decided, a Point) {
 	if a.Src == decided.Src {
 		return
 	}
-	s := Sample{Cause: decided, Effect: a,
-		What: fmt.Sprintf("controller %s decided %s-%d leader epoch %d → broker %s applied it", node(decided.Node), k.topic, k.partition, epoch, node(a.Node))}
+	s := Sample{Cause: decided, Effect: a}
+	pk := pairKey{s.Cause.Src, s.Effect.Src}
 	if absDur(s.Delta()) > e.window() {
-		pk := pairKey{s.Cause.Src, s.Effect.Src}
 		if l := e.far[pk]; len(l) < farMax {
+			s.What = pairWhat(k, epoch, decided, a)
 			e.far[pk] = append(l, s)
 		}
 		return
 	}
+	if e.outOfKept(pk, s) {
+		// Counted, not kept: its words would be made for nothing (every
+		// epoch of every partition makes a pair per applying source).
+		e.counts[pk]++
+		return
+	}
+	s.What = pairWhat(k, epoch, decided, a)
 	e.sample(s)
+}
+
+// pairWhat: concatenated, not fmt.Sprintf, which cost more than the rest of
+// pair.
+func pairWhat(k tp, epoch int32, decided, a Point) string {
+	return "controller " + node(decided.Node) + " decided " + k.topic + "-" + strconv.Itoa(int(k.partition)) +
+		" leader epoch " + strconv.Itoa(int(epoch)) + " → broker " + node(a.Node) + " applied it"
+}
+
+// outOfKept: s, whatever its words, orders after every pair kept for pk
+// and there are keep of them, so sample would only count it. Words decide
+// only between pairs of equal bound and times, which this leaves to sample.
+func (e *Estimator) outOfKept(pk pairKey, s Sample) bool {
+	l := e.pairs[pk]
+	if len(l) < keep {
+		return false
+	}
+	last := l[len(l)-1]
+	if s.Bound() != last.Bound() {
+		return s.Bound() > last.Bound()
+	}
+	if !s.Cause.Time.Equal(last.Cause.Time) {
+		return s.Cause.Time.After(last.Cause.Time)
+	}
+	return s.Effect.Time.After(last.Effect.Time)
 }
 
 // pastOf finds a finished epoch of k still kept.
@@ -456,7 +489,22 @@ func before(a, b Sample) bool {
 	if !a.Effect.Time.Equal(b.Effect.Time) {
 		return a.Effect.Time.Before(b.Effect.Time)
 	}
-	return a.What < b.What
+	if a.What != b.What {
+		return a.What < b.What
+	}
+	// Copies of one log (or brokers that logged alike) make pairs equal
+	// but for their lines and sources: the evidence named must not be
+	// whichever map order came first.
+	if a.Cause.Line != b.Cause.Line {
+		return a.Cause.Line < b.Cause.Line
+	}
+	if a.Effect.Line != b.Effect.Line {
+		return a.Effect.Line < b.Effect.Line
+	}
+	if a.Cause.Src != b.Cause.Src {
+		return a.Cause.Src < b.Cause.Src
+	}
+	return a.Effect.Src < b.Effect.Src
 }
 
 // sample keeps the smallest deltas per (cause source, effect source).
@@ -496,7 +544,7 @@ func node(id int32) string {
 	if id < 0 {
 		return "?"
 	}
-	return fmt.Sprint(id)
+	return strconv.Itoa(int(id))
 }
 
 func contains(l []int32, x int32) bool {

@@ -1,6 +1,7 @@
 package skew
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -272,5 +273,41 @@ func TestPastEpochsKeepBoundedLines(t *testing.T) {
 	}
 	if kept == 0 {
 		t.Fatal("past epochs keep no lines: a late decision has nothing to pair with")
+	}
+}
+
+// Pairs equal but for their sources (copies of one broker's log, as in a
+// set gathered twice) are ordered by line and source, not by the order a
+// map gives them: the clock's evidence names the same files every run.
+// Before, it named a different copy from run to run.
+func TestTiedPairsNameTheSameEvidence(t *testing.T) {
+	var first []Sample
+	for run := range 20 {
+		e := NewEstimator()
+		for p := int32(0); p < 4; p++ {
+			e.Add(0, decision("orders", p, 3, 10))
+			for s := 1; s <= 40; s++ {
+				e.Add(s, applied(2, "orders", p, 3, 12))
+			}
+		}
+		b2 := Clock{Name: "broker 2"}
+		for s := 1; s <= 40; s++ {
+			b2.Sources = append(b2.Sources, s)
+		}
+		es := e.Estimate([]Clock{{"broker 1", []int{0}}, b2})
+		var got []Sample
+		for _, r := range es.Results {
+			got = append(got, r.Evidence...)
+		}
+		if len(got) == 0 {
+			t.Fatal("no evidence")
+		}
+		if run == 0 {
+			first = got
+			continue
+		}
+		if !slices.Equal(got, first) {
+			t.Fatalf("run %d: evidence %+v, run 0: %+v", run, got, first)
+		}
 	}
 }
