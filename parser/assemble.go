@@ -112,7 +112,8 @@ func (a *assembler) minGap(client string) time.Duration {
 	return d * 8 / 10
 }
 
-func (a *assembler) holding() bool { return a.head < len(a.q) }
+// holding: a may be nil, a source with no producer error yet.
+func (a *assembler) holding() bool { return a != nil && a.head < len(a.q) }
 
 // oldest is the time of the first held event.
 func (a *assembler) oldest() (time.Time, bool) {
@@ -124,7 +125,7 @@ func (a *assembler) oldest() (time.Time, bool) {
 
 // push takes an event the parser produced (p.ev).
 func (p *Parser) push(ev *Event) {
-	a := &p.asm
+	a := p.assembler()
 	a.advance(p, ev.Time)
 	if ev.Kind != KindProducerError || ev.Broker != Unknown {
 		// Broker-side errors ("Leader not local") are one line each.
@@ -332,8 +333,19 @@ func (a *assembler) release(p *Parser) {
 	}
 }
 
+// assembler is p.asm, made if need be.
+func (p *Parser) assembler() *assembler {
+	if p.asm == nil {
+		p.asm = new(assembler)
+	}
+	return p.asm
+}
+
 // flush closes and hands over everything held.
 func (a *assembler) flush(p *Parser) {
+	if a == nil {
+		return
+	}
 	for i := a.head; i < len(a.q); i++ {
 		a.q[i].open, a.q[i].awaitFinal = false, false
 	}

@@ -294,7 +294,7 @@ func (p *Parser) producerConfig() {
 	}
 	if v, ok := cfg["retry.backoff.ms"]; ok {
 		if ms, ok := intAfter([]byte(" "+v), " "); ok {
-			p.asm.noteBackoff(cfg["client.id"], time.Duration(ms)*time.Millisecond)
+			p.assembler().noteBackoff(cfg["client.id"], time.Duration(ms)*time.Millisecond)
 		}
 	}
 	ev := p.start(KindProducerConfig)

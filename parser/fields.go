@@ -325,14 +325,27 @@ const maxTopics = 1 << 14
 // state-change.log names a few topics in every line, and a string per
 // event is most of what its parse allocates.
 func (p *Parser) topic(b []byte) string {
+	if string(b) == p.lastTopic && p.lastTopic != "" {
+		// Most sources name one topic, or the same one line after
+		// line: no map for them.
+		return p.lastTopic
+	}
 	if s, ok := p.topics[string(b)]; ok {
+		p.lastTopic = s
 		return s
 	}
 	s := string(b)
+	if p.lastTopic == "" {
+		p.lastTopic = s
+		return s
+	}
+	if p.topics == nil {
+		// The first topic goes in too: it is handed out again from here
+		// once lastTopic names another.
+		p.topics = map[string]string{p.lastTopic: p.lastTopic}
+	}
+	p.lastTopic = s
 	if len(p.topics) < maxTopics {
-		if p.topics == nil {
-			p.topics = make(map[string]string)
-		}
 		p.topics[s] = s
 	}
 	return s

@@ -203,8 +203,12 @@ func (p *Parser) sarama() {
 		// (older releases: "producer/flusher/%d ..." and "producer/flusher ...")
 		if t, part, why, ok := saramaTPBecause(s, " state change to [retrying] on "); ok {
 			p.holdGoError(t, part, errorName(why))
-			p.saramaRetries[p.saramaNext%len(p.saramaRetries)] = tpRef{t, part}
-			p.saramaNext++
+			if p.retries == nil {
+				// Only a sarama client's log has these: the other
+				// sources do not carry the ring.
+				p.retries = new(saramaRetries)
+			}
+			p.retries.note(t, part)
 		}
 	case bytes.HasPrefix(s, []byte("Retrying batch for ")):
 		// Idempotent producer: "Retrying batch for %v-%d because of %v".
@@ -219,12 +223,8 @@ func (p *Parser) sarama() {
 		}
 		// retryBatch runs on a goroutine the retry line's handler starts
 		// (async_producer.go, v1.27+): the same error, logged again.
-		for i := 1; i <= len(p.saramaRetries); i++ {
-			sr := &p.saramaRetries[(p.saramaNext-i+2*len(p.saramaRetries))%len(p.saramaRetries)]
-			if sr.partition == part && sr.topic == t {
-				sr.topic = ""
-				return
-			}
+		if p.retries != nil && p.retries.take(t, part) {
+			return
 		}
 		p.holdGoError(t, part, errorName(rest[b:]))
 	case bytes.HasPrefix(s, []byte("consumer/broker/")):
@@ -233,6 +233,31 @@ func (p *Parser) sarama() {
 			p.goFetchError(t, part, errorName(why), s)
 		}
 	}
+}
+
+// saramaRetries: the partitions of sarama's latest retry lines, which the
+// idempotent producer's "Retrying batch for" repeats.
+type saramaRetries struct {
+	ring [16]tpRef
+	next int
+}
+
+func (sr *saramaRetries) note(t string, part int32) {
+	sr.ring[sr.next%len(sr.ring)] = tpRef{t, part}
+	sr.next++
+}
+
+// take reports whether t-part is among the latest retries, newest first,
+// and forgets it: one retry line repeats one retry.
+func (sr *saramaRetries) take(t string, part int32) bool {
+	for i := 1; i <= len(sr.ring); i++ {
+		r := &sr.ring[(sr.next-i+2*len(sr.ring))%len(sr.ring)]
+		if r.partition == part && r.topic == t {
+			r.topic = ""
+			return true
+		}
+	}
+	return false
 }
 
 // holdGoError keeps a sarama retry until the lines that name its attempt
@@ -254,7 +279,10 @@ func (p *Parser) holdGoError(t string, part int32, errName string) {
 
 func (p *Parser) flushHeld() {
 	for i := range p.held {
-		p.ev = p.held[i]
+		if p.ev == nil {
+			p.ev = evPool.Get().(*Event)
+		}
+		*p.ev = p.held[i]
 		p.noteErrorEra(p.ev.Error)
 		p.send()
 	}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"sync"
 	"time"
 )
 
@@ -201,8 +202,9 @@ type Parser struct {
 	lineNo     int64
 	haveRecord bool  // a record header has been seen (continuations attach to it)
 	lastKey    int64 // wall-clock order of the last record, for out-of-order counting
-	// maxRec: the newest record so far; its time becomes Stats.Last at Flush.
-	maxRec  Record
+	// maxRec: the newest record's time so far, which becomes Stats.Last at
+	// Flush: its time alone, not a whole Record.
+	maxRec  recTime
 	haveMax bool
 
 	// pend holds a record whose meaning depends on the lines after it
@@ -215,12 +217,11 @@ type Parser struct {
 	lastConfig []byte
 	lastBlock  map[string]string
 
-	// saramaRetries: the partitions of sarama's latest retry lines, which
-	// the idempotent producer's "Retrying batch for" repeats.
-	saramaRetries [16]tpRef
-	saramaNext    int
-	rec           Record
-	ev            Event
+	// retries: made on a sarama client's first retry line.
+	retries *saramaRetries
+	rec     Record
+	// ev: the event being built, from evPool, given back at Flush.
+	ev *Event
 	// held: sarama retries waiting for the lines that name their attempt
 	// and new leader (goclient.go).
 	held []Event
@@ -228,10 +229,14 @@ type Parser struct {
 	// id it names (brokerOf), so a prefix is read once per run of lines.
 	prefixSeen   []byte
 	prefixBroker int32
-	// asm joins the lines of one failed send (assemble.go).
-	asm    assembler
+	// asm joins the lines of one failed send (assemble.go), made with the
+	// source's first producer error or config block.
+	asm    *assembler
 	skimSt skimState
-	topics map[string]string // topic
+	// lastTopic: the topic last handed out, and topics every other one
+	// (topic), made with the source's second topic.
+	lastTopic string
+	topics    map[string]string
 }
 
 type tpRef struct {
@@ -249,13 +254,29 @@ const (
 	pendOtherConfig // a consumer's or admin client's config block (configNotice)
 )
 
+// pending: kind, read on every line, and the held record, made when a
+// source first holds one (most never do).
 type pending struct {
-	kind  pendKind
+	kind pendKind
+	*heldRecord
+}
+
+type heldRecord struct {
 	line  int64
 	time  time.Time // the held record's time
 	head  []byte    // copy of the header line
 	conts [][]byte
 	size  int
+}
+
+// holdRecord starts holding a record of kind k, line at lineNo, time t.
+func (pd *pending) holdRecord(k pendKind, lineNo int64, t time.Time, line []byte) {
+	if pd.heldRecord == nil {
+		pd.heldRecord = new(heldRecord)
+	}
+	pd.kind, pd.line, pd.time = k, lineNo, t
+	pd.head = append(pd.head[:0], line...)
+	pd.conts, pd.size = pd.conts[:0], 0
 }
 
 // maxPending bounds what one multi-line record may hold.
@@ -319,12 +340,23 @@ func (p *Parser) Flush(emit func(*Event)) {
 	p.flushHeld()
 	p.asm.flush(p)
 	if p.haveMax {
-		p.Stats.Last = p.maxRec.When()
+		p.Stats.Last = p.maxRec.when()
 	}
 	for i := range p.Stats.Writers {
 		p.Stats.Writers[i].Last = p.Stats.Writers[i].last.when()
 	}
+	if p.ev != nil {
+		// A source is flushed when it has gone quiet (live mode) or
+		// ended: the event being built, which only lives while Line or
+		// Flush runs, goes to the next busy source, not kept by one of
+		// 20,000 followed files that write a line an hour. A busy
+		// source keeps its own: no pool on every line.
+		evPool.Put(p.ev)
+		p.ev = nil
+	}
 }
+
+var evPool = sync.Pool{New: func() any { return new(Event) }}
 
 // Pending reports the time of a record held back until the lines after it
 // are seen (a config block, a client error's stack trace, a hard-wrapped
@@ -454,7 +486,7 @@ func (p *Parser) record(line []byte) {
 	} else {
 		// Only the time is needed later: copy that, not the whole
 		// Record, on every line.
-		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = r.Time, r.st, r.loc, r.lazy
+		p.maxRec = recTime{r.Time, r.st, r.loc, r.lazy}
 		p.haveMax = true
 	}
 	p.lastKey = k
@@ -606,12 +638,7 @@ func (p *Parser) brokerIdentity() {
 }
 
 func (p *Parser) hold(k pendKind, line []byte) {
-	p.pend.kind = k
-	p.pend.line = p.lineNo
-	p.pend.time = p.rec.When()
-	p.pend.head = append(p.pend.head[:0], line...)
-	p.pend.conts = p.pend.conts[:0]
-	p.pend.size = 0
+	p.pend.holdRecord(k, p.lineNo, p.rec.When(), line)
 }
 
 // markEra notes the version hints a server.log line's logger and prefix
@@ -690,18 +717,21 @@ func (p *Parser) unparsed(line []byte) {
 
 // start fills p.ev for a new event from the current record.
 func (p *Parser) start(kind Kind) *Event {
-	p.ev = newEvent(kind)
+	if p.ev == nil {
+		p.ev = evPool.Get().(*Event)
+	}
+	*p.ev = newEvent(kind)
 	p.ev.Time = p.rec.When()
 	p.ev.Line = p.lineNo
-	return &p.ev
+	return p.ev
 }
 
 func (p *Parser) send() {
 	if p.ev.Kind == KindProducerError || p.asm.holding() {
-		p.push(&p.ev)
+		p.push(p.ev)
 		return
 	}
-	p.out(&p.ev)
+	p.out(p.ev)
 }
 
 func (p *Parser) out(ev *Event) {

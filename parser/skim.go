@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"time"
+	"sync"
 )
 
 // The fast path for lines that cannot matter. A noise-dominated server.log
@@ -118,19 +118,22 @@ type skimState struct {
 	maxIsLast bool
 	off       bool  // every line the slow way (tests)
 	taken     int64 // records the fast path finished
-	// loggers: loggers the fast path read, with what they are, each in
-	// one of two places its line's last bytes choose (loggerSlots); a
-	// line that ends with one is not searched for its logger. A
-	// server.log has 10-20 busy loggers and changes logger on most lines.
-	loggers [32]seenLogger
-	useTick uint32 // counts lookups, for seenLogger.used
+	// loggers: loggers the fast path read, each in one of two places its
+	// line's last bytes choose (loggerSlots); a line that ends with one is
+	// not searched for its logger. A server.log has 10-20 busy loggers and
+	// changes logger on most lines. What a logger is does not depend on
+	// the source: the entries are shared (internLogger), a source holds
+	// pointers, not copies.
+	loggers [32]*loggerInfo
+	used    [32]uint32 // useTick when each was last found
+	useTick uint32     // counts lookups
 	// notRecords: the last few lines the slow path found to be no record
 	// in any layout (a stack trace's exception line, the logger line
 	// after a LogCleaner block), none tab-led or holding a NUL. Whether a
 	// line is a record depends on its bytes alone, so the same line again
 	// is a continuation without trying every layout.
-	notRecords [4][]byte
-	nextNR     int
+	// Made when the slow path first finds one.
+	notRecords *notRecords
 	// wrapped: the record held (pendWrapped) is one skimWrapped took,
 	// whose dispatch does nothing.
 	wrapped bool
@@ -143,19 +146,32 @@ type skimState struct {
 // maxNotRecord: the longest line notRecords keeps.
 const maxNotRecord = 256
 
+type notRecords struct {
+	lines [4][]byte
+	next  int
+}
+
 // noRecord keeps line, which the slow path found to be no record.
 func (sk *skimState) noRecord(line []byte) {
 	if len(line) == 0 || len(line) > maxNotRecord || line[0] == '\t' || bytes.IndexByte(line, 0) >= 0 || sk.knownNoRecord(line) {
 		return
 	}
-	e := &sk.notRecords[sk.nextNR]
-	sk.nextNR = (sk.nextNR + 1) % len(sk.notRecords)
+	nr := sk.notRecords
+	if nr == nil {
+		nr = new(notRecords)
+		sk.notRecords = nr
+	}
+	e := &nr.lines[nr.next]
+	nr.next = (nr.next + 1) % len(nr.lines)
 	*e = append((*e)[:0], line...)
 }
 
 // knownNoRecord: line is one of notRecords.
 func (sk *skimState) knownNoRecord(line []byte) bool {
-	for _, e := range sk.notRecords {
+	if sk.notRecords == nil {
+		return false
+	}
+	for _, e := range sk.notRecords.lines {
 		if len(e) == len(line) && string(e) == string(line) {
 			return true
 		}
@@ -163,41 +179,87 @@ func (sk *skimState) knownNoRecord(line []byte) bool {
 	return false
 }
 
-// seenLogger is a logger the fast path read: tail is "(" name ")".
-type seenLogger struct {
-	tail     []byte
-	used     uint32 // skimState.useTick when last found
+// loggerInfo is what the fast path reads of a logger: tail is "(" name ")".
+type loggerInfo struct {
+	tail     string
 	kind     loggerKind
 	internal bool // brokerInternal(name)
 	broker   bool // a broker's own logger, never inside a connector (connectContext)
 	// era: what markEraOf gives every record of the logger (lgLog), and
 	// logPrefix whether it gives EraLogPrefix to a "[Log partition="
 	// message: read once per logger, not per line.
-	era       Era
 	logPrefix bool
+	era       Era
+}
+
+// readLogger reads what the logger of tail, "(" name ")", is (all but tail).
+func readLogger(tail []byte) loggerInfo {
+	name := tail[1 : len(tail)-1]
+	e := loggerInfo{
+		kind:     loggerClass(name),
+		internal: brokerInternal(name),
+		broker:   bytes.HasPrefix(name, []byte("kafka.")) || bytes.HasPrefix(name, []byte("state.")),
+	}
+	if e.kind == lgLog {
+		e.era = logEra(name, nil)
+		e.logPrefix = e.era == 0 && logEra(name, []byte(logPrefixMsg)) == EraLogPrefix
+	}
+	return e
+}
+
+// loggerInfos: every parser's loggers, one entry per logger tail: 20,000
+// followed files of a few loggers each hold pointers, not 32 entries and
+// a copy of each name apiece.
+var loggerInfos struct {
+	sync.Mutex
+	m map[string]*loggerInfo
+}
+
+// maxLoggerInfos bounds loggerInfos: a process sees a few hundred
+// loggers; past the bound (input made of distinct names) the lines of
+// loggers not kept go the slow way.
+const maxLoggerInfos = 4096
+
+// internLogger returns the shared entry for tail, made if new; nil when
+// loggerInfos is full. Only a line whose logger its source's cache
+// misses comes here.
+func internLogger(tail []byte) *loggerInfo {
+	loggerInfos.Lock()
+	defer loggerInfos.Unlock()
+	if e, ok := loggerInfos.m[string(tail)]; ok {
+		return e
+	}
+	if len(loggerInfos.m) >= maxLoggerInfos {
+		return nil
+	}
+	if loggerInfos.m == nil {
+		loggerInfos.m = make(map[string]*loggerInfo)
+	}
+	e := readLogger(tail)
+	e.tail = string(tail)
+	loggerInfos.m[e.tail] = &e
+	return &e
 }
 
 // seenLogger finds the logger m ends with among those seen, and the
 // index of its "(" in m: where splitLogger's search back from the end
-// stops, as a logger name holds no "(" or space. Else it returns the
-// place for see to keep m's logger in.
-func (sk *skimState) seenLogger(m []byte) (int, *seenLogger) {
+// stops, as a logger name holds no "(" or space. Else it returns -1 and
+// the slot for see to keep m's logger in.
+func (sk *skimState) seenLogger(m []byte) (int, *loggerInfo, int) {
 	a, b := loggerSlots(m)
 	sk.useTick++
-	e := &sk.loggers[a]
-	if j, ok := e.ends(m); ok {
-		e.used = sk.useTick
-		return j, e
+	if j, ok := sk.loggers[a].ends(m); ok {
+		sk.used[a] = sk.useTick
+		return j, sk.loggers[a], a
 	}
-	f := &sk.loggers[b]
-	if j, ok := f.ends(m); ok {
-		f.used = sk.useTick
-		return j, f
+	if j, ok := sk.loggers[b].ends(m); ok {
+		sk.used[b] = sk.useTick
+		return j, sk.loggers[b], b
 	}
-	if f.used < e.used {
-		e = f
+	if sk.used[b] < sk.used[a] {
+		a = b
 	}
-	return -1, e
+	return -1, nil, a
 }
 
 // loggerSlots: the two places in loggers for the logger that m (a
@@ -222,26 +284,13 @@ func loggerSlots(m []byte) (int, int) {
 }
 
 // ends reports whether m ends with " " and e's tail, and where the tail
-// starts.
-func (e *seenLogger) ends(m []byte) (int, bool) {
-	j := len(m) - len(e.tail)
-	return j, len(e.tail) > 0 && j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == string(e.tail)
-}
-
-// see keeps tail, "(" name ")", in e, the place seenLogger gave.
-func (sk *skimState) see(e *seenLogger, tail []byte) *seenLogger {
-	e.used = sk.useTick
-	name := tail[1 : len(tail)-1]
-	e.tail = append(e.tail[:0], tail...)
-	e.kind = loggerClass(name)
-	e.internal = brokerInternal(name)
-	e.broker = bytes.HasPrefix(name, []byte("kafka.")) || bytes.HasPrefix(name, []byte("state."))
-	e.era, e.logPrefix = 0, false
-	if e.kind == lgLog {
-		e.era = logEra(name, nil)
-		e.logPrefix = e.era == 0 && logEra(name, []byte(logPrefixMsg)) == EraLogPrefix
+// starts. e may be nil: an empty slot.
+func (e *loggerInfo) ends(m []byte) (int, bool) {
+	if e == nil {
+		return 0, false
 	}
-	return e
+	j := len(m) - len(e.tail)
+	return j, j > 1 && m[j] == '(' && m[j-1] == ' ' && string(m[j:]) == e.tail
 }
 
 // stampLen: "yyyy-MM-dd HH:mm:ss,SSS".
@@ -313,7 +362,7 @@ func (p *Parser) skim(line []byte) bool {
 		i++
 	}
 	m := line[i:]
-	j, lgr := sk.seenLogger(m)
+	j, lgr, slot := sk.seenLogger(m)
 	if j < 0 {
 		// splitLogger, where the logger is plainly there: " (" name ")"
 		// with no space in the name and no Connect ":line" suffix.
@@ -325,9 +374,14 @@ func (p *Parser) skim(line []byte) bool {
 		if len(name) == 0 || bytes.IndexByte(name, ' ') >= 0 || name[len(name)-1]-'0' <= 9 {
 			return false
 		}
-		lgr = sk.see(lgr, m[j:])
+		if lgr = internLogger(m[j:]); lgr == nil {
+			// Past the bound of loggers kept (input of endless new
+			// names): the slow way, which reads any logger.
+			return false
+		}
+		sk.loggers[slot], sk.used[slot] = lgr, sk.useTick
 	}
-	logger := lgr.tail[1 : len(lgr.tail)-1]
+	logger := m[j+1 : len(m)-1]
 	m = m[:j-1]
 	if !lgr.broker {
 		_, m = connectContext(m, logger)
@@ -428,9 +482,7 @@ func (p *Parser) skimWrapped(line []byte) bool {
 	p.skimOrder(st, sk.haveLast && sameMinute(st, sk.last[:]))
 	// hold(pendWrapped, line).
 	s, _, _ := parseStampLazy(st)
-	p.pend.kind, p.pend.line, p.pend.time = pendWrapped, p.lineNo, s.time(p.loc)
-	p.pend.head = append(p.pend.head[:0], line...)
-	p.pend.conts, p.pend.size = p.pend.conts[:0], 0
+	p.pend.holdRecord(pendWrapped, p.lineNo, s.time(p.loc), line)
 	sk.wrapped = true
 	sk.taken++
 	return true
@@ -707,7 +759,7 @@ func (p *Parser) skimSync() {
 			sk.max, sk.maxIsLast = sk.last, false
 		}
 		s, _, _ := parseStampLazy(sk.max[:])
-		p.maxRec.Time, p.maxRec.st, p.maxRec.loc, p.maxRec.lazy = time.Time{}, s, p.loc, true
+		p.maxRec = recTime{st: s, loc: p.loc, lazy: true}
 		p.haveMax = true
 		sk.maxStale = false
 	}

@@ -421,3 +421,38 @@ func TestPlainLine(t *testing.T) {
 		}
 	}
 }
+
+// With the shared logger table full (input of endlessly new logger names),
+// the lines of a logger not kept go the slow way: the same events and
+// summary, no allocation per line, and the table stays at its bound.
+func TestSkimWithLoggerTableFull(t *testing.T) {
+	loggerInfos.Lock()
+	saved := loggerInfos.m
+	full := make(map[string]*loggerInfo, maxLoggerInfos)
+	for i := 0; i < maxLoggerInfos; i++ {
+		full[fmt.Sprintf("(x.Filler%d)", i)] = &loggerInfo{}
+	}
+	loggerInfos.m = full
+	loggerInfos.Unlock()
+	defer func() {
+		loggerInfos.Lock()
+		loggerInfos.m = saved
+		loggerInfos.Unlock()
+	}()
+	for name, data := range skimCorpus(t) {
+		if d := skimDiff(parseBoth(data, true), parseBoth(data, false)); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+	}
+	p := New(time.UTC)
+	line := []byte("[2024-01-01 10:00:00,000] INFO [Log partition=t-1, dir=/d] Rolled new log segment at offset 5 in 1 ms. (kafka.log.Log)")
+	emit := func(*Event) {}
+	p.Line(line, emit)
+	p.Line(line, emit)
+	if a := testing.AllocsPerRun(100, func() { p.Line(line, emit) }); a != 0 {
+		t.Errorf("%v allocations per line with the logger table full", a)
+	}
+	if len(loggerInfos.m) != maxLoggerInfos {
+		t.Errorf("logger table grew past %d to %d", maxLoggerInfos, len(loggerInfos.m))
+	}
+}
