@@ -358,12 +358,7 @@ func (m *Model) histogram() []string {
 		d := r.took
 		ds = append(ds, d)
 		counts[bucketOf(d)]++
-		for i := range r.e.brokers {
-			ap, ok := r.e.applied(i)
-			if !ok {
-				continue
-			}
-			id := r.e.brokers[i].Broker
+		r.e.applied(func(id int32, ap time.Duration) {
 			b := brokers[id]
 			if b == nil {
 				b = &brokerSlow{broker: id}
@@ -373,7 +368,7 @@ func (m *Model) histogram() []string {
 			if ap >= b.max {
 				b.max, b.key = ap, r.e.Key
 			}
-		}
+		})
 	}
 	title := fmt.Sprintf("  Election durations (first to last line), %d done", len(ds))
 	if inprog > 0 {

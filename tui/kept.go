@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"math/bits"
 	"slices"
 	"time"
 
@@ -197,30 +196,42 @@ func (k *kept) causeNames(b int32) bool {
 	return false
 }
 
-// applied is broker i's BrokerTimeline.Applied.
-func (k *kept) applied(i int) (time.Duration, bool) {
+// applied calls fn with each broker's BrokerTimeline.Applied, where it
+// has one, in broker order.
+func (k *kept) applied(fn func(broker int32, d time.Duration)) {
 	if k.whole != nil {
-		return k.whole.Brokers[i].Applied()
+		for _, bt := range k.whole.Brokers {
+			if d, ok := bt.Applied(); ok {
+				fn(bt.Broker, d)
+			}
+		}
+		return
 	}
-	bt := k.broker(i)
-	return bt.Applied()
+	j := k.phases()
+	for i := range k.brokers {
+		var bt timeline.BrokerTimeline
+		bt, j = k.broker(i, j)
+		if d, ok := bt.Applied(); ok {
+			fn(bt.Broker, d)
+		}
+	}
 }
 
-// broker rebuilds broker i's timeline.
-func (k *kept) broker(i int) timeline.BrokerTimeline {
+// phases is where the brokers' phases start in packed.
+func (k *kept) phases() int { return int(k.nISR) + int(k.nReplicas) + int(k.nCause) }
+
+// broker rebuilds broker i's timeline from its phases at packed[j:], and
+// says where the next broker's start: the brokers are read in one pass.
+func (k *kept) broker(i, j int) (timeline.BrokerTimeline, int) {
 	kb := &k.brokers[i]
 	bt := timeline.BrokerTimeline{Broker: kb.Broker, Role: kb.Role, CatchUp: kb.CatchUp, Repeats: kb.Repeats, Elapsed: kb.Elapsed}
-	j := int(k.nISR) + int(k.nReplicas) + int(k.nCause)
-	for _, b := range k.brokers[:i] {
-		j += bits.OnesCount16(b.logged)
-	}
 	for ph := range bt.Phases {
 		if kb.logged&(1<<ph) != 0 {
 			bt.Phases[ph] = k.at(k.packed[j])
 			j++
 		}
 	}
-	return bt
+	return bt, j
 }
 
 // episode rebuilds the election for the detail and the timeline's
@@ -242,8 +253,9 @@ func (k *kept) episode() *timeline.Episode {
 	if len(k.brokers) > 0 {
 		bts := make([]timeline.BrokerTimeline, len(k.brokers))
 		e.Brokers = make([]*timeline.BrokerTimeline, len(k.brokers))
+		j := k.phases()
 		for i := range k.brokers {
-			bts[i] = k.broker(i)
+			bts[i], j = k.broker(i, j)
 			e.Brokers[i] = &bts[i]
 		}
 	}
