@@ -114,7 +114,7 @@ func (t *Timeline) decision(ev *parser.Event, ref Ref) {
 			if e.SentLeaderAndIsr.IsZero() {
 				e.SentLeaderAndIsr = ev.Time
 			}
-			bt := e.broker(ev.Broker)
+			bt := e.brokerFrom(ev.Broker, &t.slab)
 			if bt.Role == parser.RoleUnknown {
 				bt.Role = ev.Role
 			}

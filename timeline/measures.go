@@ -70,7 +70,7 @@ func (t *Timeline) seen(ev *parser.Event) {
 // brokerIn returns broker b's timeline in e, deciding at its first line
 // whether it is catching up.
 func (t *Timeline) brokerIn(e *Episode, b int32, at time.Time, ref Ref) *BrokerTimeline {
-	bt := e.broker(b)
+	bt := e.brokerFrom(b, &t.slab)
 	if !bt.begun {
 		bt.begun = true
 		if bt.First == (Ref{}) {
@@ -205,6 +205,10 @@ func (e *Episode) Measures() Measures {
 	if m.From.IsZero() {
 		m.From = e.Start
 	}
+	if e.meas.has&measured != 0 {
+		e.meas.unpack(&m)
+		return m
+	}
 	if !e.DetectFrom.IsZero() && !e.Decided.IsZero() && !e.DetectFrom.After(e.Decided) {
 		m.Detect, m.HasDetect = e.Decided.Sub(e.DetectFrom), true
 	}
@@ -234,6 +238,40 @@ func (e *Episode) Measures() Measures {
 		m.Propagated, m.HasPropagated = cached.Sub(m.From), true
 	}
 	return m
+}
+
+// packedMeasures is Measures without From, its flags in one byte.
+type packedMeasures struct {
+	leaderReady, isrApplied, propagated, detect time.Duration
+	has                                         uint8
+}
+
+const (
+	measured uint8 = 1 << iota
+	hasLeaderReady
+	hasISRApplied
+	hasPropagated
+	hasDetect
+)
+
+func packMeasures(m Measures) packedMeasures {
+	p := packedMeasures{leaderReady: m.LeaderReady, isrApplied: m.ISRApplied, propagated: m.Propagated, detect: m.Detect, has: measured}
+	for _, f := range [...]struct {
+		ok  bool
+		bit uint8
+	}{{m.HasLeaderReady, hasLeaderReady}, {m.HasISRApplied, hasISRApplied}, {m.HasPropagated, hasPropagated}, {m.HasDetect, hasDetect}} {
+		if f.ok {
+			p.has |= f.bit
+		}
+	}
+	return p
+}
+
+func (p *packedMeasures) unpack(m *Measures) {
+	m.LeaderReady, m.HasLeaderReady = p.leaderReady, p.has&hasLeaderReady != 0
+	m.ISRApplied, m.HasISRApplied = p.isrApplied, p.has&hasISRApplied != 0
+	m.Propagated, m.HasPropagated = p.propagated, p.has&hasPropagated != 0
+	m.Detect, m.HasDetect = p.detect, p.has&hasDetect != 0
 }
 
 // Took is the figure statistics, bursts, slowest lists and findings weigh:

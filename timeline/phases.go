@@ -218,7 +218,7 @@ func (t *Timeline) latePhase(src int, k Key, ev *parser.Event, ref Ref) {
 	if e == nil || ev.Broker == Unknown || t.due(e, ev.Time) {
 		return
 	}
-	bt := e.broker(ev.Broker)
+	bt := e.brokerFrom(ev.Broker, &t.slab)
 	if !bt.begun {
 		bt.begun, bt.First, bt.CatchUp, bt.late = true, ref, true, true
 	}

@@ -185,7 +185,7 @@ func (t *Timeline) closeRequest(rq *request) {
 		if !rq.finished.IsZero() {
 			t.setPhase(m.key, rq.brokerID, m.role, parser.PhaseFinished, rq.finished, ref, false)
 			if e := t.episodes[m.key]; e != nil {
-				e.broker(rq.brokerID).Elapsed = rq.elapsed
+				e.brokerFrom(rq.brokerID, &t.slab).Elapsed = rq.elapsed
 			}
 		}
 	}

@@ -105,6 +105,7 @@ type Timeline struct {
 	ready       []*Episode
 	timers      timers
 	timerSeq    uint64
+	slab        brokerSlab
 }
 
 // New returns a timeline that hands finished episodes, errors and bursts to sink.
@@ -301,6 +302,9 @@ func (t *Timeline) touch(e *Episode, at time.Time, ref Ref) {
 		t.moved(e)
 	}
 	if len(e.Evidence) < maxEvidence {
+		if e.Evidence == nil {
+			e.Evidence = e.evidence[:0]
+		}
 		e.Evidence = append(e.Evidence, ref)
 	}
 }
@@ -500,6 +504,8 @@ func (t *Timeline) emit(done []*Episode) {
 		// because the trigger named them.
 		e.CarriedOver = carriedOver(e)
 		t.markCatchUp(e)
+		// Its brokers, roles and times are final: measure it once.
+		e.meas = packMeasures(e.Measures())
 		if e.LeaderEpoch == 0 && e.Cause == parser.CauseUnknown && !e.Resent && !e.CarriedOver && e.Transition {
 			// Leader epochs start at 0 when a partition is created.
 			e.Cause = parser.CauseNewPartition

@@ -168,6 +168,13 @@ type Episode struct {
 	// extending the episode finds them without hashing its topic twice.
 	mx      [2]*matchIndex
 	indexed bool
+	// evidence: room for the first refs of Evidence in the episode
+	// itself (growing it from nothing cost four allocations).
+	evidence [4]Ref
+	// meas: Measures as of the hand-over (From apart, which is cheap),
+	// which the report asks for several times (statistics, slowest
+	// lists, JSON, verdicts).
+	meas packedMeasures
 }
 
 // Clone returns a deep copy, for handing an episode to another goroutine.
@@ -201,13 +208,25 @@ func (e *Episode) LeaderChanged() (changed, known bool) {
 }
 
 // Broker returns the timeline of broker b, creating it.
-func (e *Episode) broker(b int32) *BrokerTimeline {
+func (e *Episode) broker(b int32) *BrokerTimeline { return e.brokerFrom(b, nil) }
+
+// brokerFrom is broker, taking a new timeline from slab when it is given.
+func (e *Episode) brokerFrom(b int32, slab *brokerSlab) *BrokerTimeline {
 	for _, bt := range e.Brokers {
 		if bt.Broker == b {
 			return bt
 		}
 	}
-	bt := &BrokerTimeline{Broker: b}
+	var bt *BrokerTimeline
+	if slab != nil {
+		bt = slab.next()
+	} else {
+		bt = new(BrokerTimeline)
+	}
+	bt.Broker = b
+	if e.Brokers == nil {
+		e.Brokers = make([]*BrokerTimeline, 0, 4)
+	}
 	// Keep brokers sorted by id for deterministic output.
 	i := len(e.Brokers)
 	e.Brokers = append(e.Brokers, bt)
@@ -216,6 +235,23 @@ func (e *Episode) broker(b int32) *BrokerTimeline {
 		i--
 	}
 	e.Brokers[i] = bt
+	return bt
+}
+
+// brokerSlab hands out broker timelines allocated a chunk at a time: an
+// election's brokers are most of what the timeline allocates per event.
+// A chunk lives while any of its timelines does; elections are handed
+// over in about the order they were opened, so few chunks are pinned.
+type brokerSlab struct{ free []BrokerTimeline }
+
+const slabChunk = 16
+
+func (s *brokerSlab) next() *BrokerTimeline {
+	if len(s.free) == 0 {
+		s.free = make([]BrokerTimeline, slabChunk)
+	}
+	bt := &s.free[0]
+	s.free = s.free[1:]
 	return bt
 }
 
