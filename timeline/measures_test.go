@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -180,5 +181,38 @@ func TestDeletionMarkerIsNoElection(t *testing.T) {
 	}
 	if c := runFiles(t, Config{}, p); len(c.eps) != 0 {
 		t.Errorf("%d elections, first leader %d", len(c.eps), c.eps[0].Leader)
+	}
+}
+
+// The measures kept at the hand-over are the ones the episode's brokers
+// give: every election of the worked examples, measured again afresh.
+func TestKeptMeasuresEqualFresh(t *testing.T) {
+	dirs, _ := filepath.Glob("../testdata/incidents/*")
+	total := 0
+	for _, dir := range dirs {
+		paths, _ := filepath.Glob(filepath.Join(dir, "broker-*", "*.log"))
+		if len(paths) == 0 {
+			continue
+		}
+		c := runFiles(t, Config{}, paths...)
+		n := 0
+		for _, e := range c.eps {
+			if e.meas.has&measured == 0 {
+				t.Fatalf("%v: not measured at the hand-over", e.Key)
+			}
+			fresh := *e
+			fresh.meas = packedMeasures{}
+			if got, want := e.Measures(), fresh.Measures(); got != want {
+				t.Errorf("%v: kept %+v, fresh %+v", e.Key, got, want)
+			}
+			if e.Took() != fresh.Took() {
+				t.Errorf("%v: took %v, fresh %v", e.Key, e.Took(), fresh.Took())
+			}
+			n++
+		}
+		total += n
+	}
+	if total == 0 {
+		t.Fatal("no elections in the incidents")
 	}
 }

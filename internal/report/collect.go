@@ -5,7 +5,7 @@
 package report
 
 import (
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/quantile"
@@ -146,16 +146,25 @@ func (c *Collector) Episode(e *timeline.Episode) {
 	d := e.Took()
 	c.Durations.Add(d)
 	c.Spans.Add(e.Duration())
-	s := &EpisodeSummary{e}
-	// Top N slowest.
+	// The summary is made only for an election that is kept.
+	var s *EpisodeSummary
+	// Top N slowest, in the order a stable sort by Took, longest first,
+	// gives: after those that took as long.
 	if len(c.Slowest) < slowestN || d > c.Slowest[len(c.Slowest)-1].Took() {
-		c.Slowest = append(c.Slowest, s)
-		sort.SliceStable(c.Slowest, func(i, j int) bool { return c.Slowest[i].Took() > c.Slowest[j].Took() })
+		s = &EpisodeSummary{e}
+		i := len(c.Slowest)
+		for i > 0 && c.Slowest[i-1].Took() < d {
+			i--
+		}
+		c.Slowest = slices.Insert(c.Slowest, i, s)
 		if len(c.Slowest) > slowestN {
 			c.Slowest = c.Slowest[:slowestN]
 		}
 	}
 	if len(c.Kept) < c.Opt.KeepEpisodes {
+		if s == nil {
+			s = &EpisodeSummary{e}
+		}
 		c.Kept = append(c.Kept, s)
 	}
 	for _, bt := range e.Brokers {
@@ -184,14 +193,24 @@ func slowestStep(bt *timeline.BrokerTimeline) (parser.Phase, time.Duration) {
 		ph parser.Phase
 		t  time.Time
 	}
-	var pts []pt
+	// In time order, the earlier phase first among equal times (a stable
+	// sort), on the stack: a broker's applied time often ties its
+	// maximum (0 ms in INFO logs), which asks this again.
+	var room [parser.NumPhases]pt
+	pts := room[:0]
 	for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
-		if ph == parser.PhaseCached || bt.Phases[ph].IsZero() {
+		t := bt.Phases[ph]
+		if ph == parser.PhaseCached || t.IsZero() {
 			continue
 		}
-		pts = append(pts, pt{ph, bt.Phases[ph]})
+		i := len(pts)
+		pts = append(pts, pt{})
+		for i > 0 && t.Before(pts[i-1].t) {
+			pts[i] = pts[i-1]
+			i--
+		}
+		pts[i] = pt{ph, t}
 	}
-	sort.SliceStable(pts, func(i, j int) bool { return pts[i].t.Before(pts[j].t) })
 	best, bestD := parser.PhaseNone, time.Duration(0)
 	for i := 1; i < len(pts); i++ {
 		if d := pts[i].t.Sub(pts[i-1].t); d > bestD {

@@ -50,8 +50,39 @@ func (j *JSONWriter) appendTime(b []byte, t time.Time) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = appendStamp(b, t.In(j.loc))
+	sec := t.Unix()
+	if c := &j.stamp; c.ok && c.sec == sec {
+		// The same second as the last stamp (an election's lines are a
+		// few seconds apart): the same date, clock and offset in loc.
+		b = append(b, c.pre[:]...)
+		ms := t.Nanosecond() / 1e6
+		b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+		b = append(b, c.suf[:c.nsuf]...)
+	} else {
+		n := len(b)
+		b = appendStamp(b, t.In(j.loc))
+		j.stamp.keep(sec, b[n:])
+	}
 	return append(b, '"')
+}
+
+// stampCache is the last stamp appendTime wrote, but for its milliseconds.
+type stampCache struct {
+	ok   bool
+	sec  int64
+	pre  [19]byte // 2006-01-02T15:04:05
+	suf  [6]byte  // Z or -07:00
+	nsuf uint8
+}
+
+func (c *stampCache) keep(sec int64, st []byte) {
+	c.ok = len(st) >= 24 && len(st)-23 <= len(c.suf) && st[19] == '.'
+	if !c.ok {
+		return
+	}
+	c.sec = sec
+	copy(c.pre[:], st)
+	c.nsuf = uint8(copy(c.suf[:], st[23:]))
 }
 
 // appendStamp appends t as AppendFormat(textfmt.TimeFormat) does, by

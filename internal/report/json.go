@@ -22,6 +22,8 @@ type JSONWriter struct {
 	line []byte
 	enc  *json.Encoder
 	loc  *time.Location
+	// stamp: see appendTime.
+	stamp stampCache
 	// Path names a source by its index, for producer errors' lines.
 	Path func(src int) string
 	// Err is the first write error (a closed pipe, a full disk).

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand"
 	"strings"
 	"testing"
@@ -152,6 +153,32 @@ func TestAppendStampEqualsAppendFormat(t *testing.T) {
 			tz := tm.In(z)
 			if got, want := string(appendStamp(nil, tz)), tz.Format(textfmt.TimeFormat); got != want {
 				t.Fatalf("%v: %s, want %s", tz, got, want)
+			}
+		}
+	}
+}
+
+// appendTime reuses the last stamp's second: what it writes is still
+// what AppendFormat writes, for times in the same second, across a second
+// and across a change of offset (New York's spring-forward, fall-back).
+func TestAppendTimeReuseEqualsAppendFormat(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("", -90), time.FixedZone("", 101*3600)}
+	if ny, err := time.LoadLocation("America/New_York"); err == nil {
+		zones = append(zones, ny)
+	}
+	bases := []time.Time{time.Date(2024, 3, 10, 6, 59, 58, 0, time.UTC), time.Date(2024, 11, 3, 5, 59, 58, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 58, 0, time.UTC), time.Date(1969, 12, 31, 23, 59, 58, 0, time.UTC)}
+	rng := rand.New(rand.NewSource(2))
+	for _, z := range zones {
+		j := NewJSONWriter(io.Discard, z)
+		for _, base := range bases {
+			tm := base
+			for i := 0; i < 2000; i++ {
+				tm = tm.Add(time.Duration(rng.Int63n(int64(3 * time.Millisecond))))
+				got := string(j.appendTime(nil, tm))
+				if want := `"` + tm.In(z).Format(textfmt.TimeFormat) + `"`; got != want {
+					t.Fatalf("%v in %v: %s, want %s", tm, z, got, want)
+				}
 			}
 		}
 	}

@@ -116,6 +116,10 @@ type WindowedSink struct {
 	w       *Window
 	next    timeline.Sink
 	brokers map[int32]bool
+	// low: the ids below 1024 among them (most clusters' all), a bit
+	// each: every election names its brokers, and a map write each cost
+	// more than the rest of the sink.
+	low [1024 / 64]uint64
 	// Elections and Errors count what was passed on.
 	Elections, Errors int
 }
@@ -126,14 +130,13 @@ func (s *WindowedSink) Episode(e *timeline.Episode) {
 		return
 	}
 	s.Elections++
-	for _, b := range [...]int32{e.Leader, e.PreviousLeader} {
-		s.brokers[b] = true
-	}
+	s.involve(e.Leader)
+	s.involve(e.PreviousLeader)
 	for _, b := range e.CauseBrokers {
-		s.brokers[b] = true
+		s.involve(b)
 	}
 	for _, bt := range e.Brokers {
-		s.brokers[bt.Broker] = true
+		s.involve(bt.Broker)
 	}
 	s.next.Episode(e)
 }
@@ -158,4 +161,17 @@ func (s *WindowedSink) Burst(b *timeline.Burst) {
 
 // Involves says whether a reported election involved broker id (as
 // leader, previous leader, replica or the broker whose failure caused it).
-func (s *WindowedSink) Involves(id int32) bool { return s.brokers[id] }
+func (s *WindowedSink) Involves(id int32) bool {
+	if uint32(id) < uint32(len(s.low)*64) {
+		return s.low[id>>6]&(1<<(id&63)) != 0
+	}
+	return s.brokers[id]
+}
+
+func (s *WindowedSink) involve(id int32) {
+	if uint32(id) < uint32(len(s.low)*64) {
+		s.low[id>>6] |= 1 << (id & 63)
+		return
+	}
+	s.brokers[id] = true
+}

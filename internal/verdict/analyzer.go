@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -72,7 +73,10 @@ func (tr *trunc) text() string {
 
 // truncs copies an episode's truncations (bounded), the old leader's first.
 func truncs(e *timeline.Episode, prev int32, n int) []trunc {
-	var out []trunc
+	if len(e.Truncations) == 0 {
+		return nil
+	}
+	out := make([]trunc, 0, min(n, len(e.Truncations)))
 	for pass := 0; pass < 2; pass++ {
 		for _, x := range e.Truncations {
 			if (pass == 0) != (x.Broker == prev && prev >= 0) || len(out) >= n {
@@ -364,8 +368,9 @@ type Analyzer struct {
 	// recent: the newest transition episodes, for errors that reach the
 	// analyzer after their election (the timeline normally hands errors
 	// over first).
-	recent     map[timeline.Key]*epSum
+	recent     map[timeline.Key]int32 // → its place in recentKeys and recentSums
 	recentKeys []timeline.Key
+	recentSums []epSum
 	recentHead int // next slot to reuse once recentKeys is full
 
 	clients        map[clientKey]*clientAgg
@@ -396,7 +401,7 @@ func New(cfg Config) *Analyzer {
 	cfg.defaults()
 	return &Analyzer{
 		cfg: cfg, parts: map[timeline.TP]*partAgg{}, brokerRuns: map[int32]*runs{}, causeRuns: map[parser.Cause]*runs{},
-		interest: map[timeline.Key]*epSum{}, recent: map[timeline.Key]*epSum{}, clients: map[clientKey]*clientAgg{}, none: map[timeline.TP]*noneAgg{},
+		interest: map[timeline.Key]*epSum{}, recent: map[timeline.Key]int32{}, clients: map[clientKey]*clientAgg{}, none: map[timeline.TP]*noneAgg{},
 		brokersSeen: map[int32]int{}, absent: map[int32]*spanSet{}, offsetsMax: -1, catchUps: map[int32][]span{},
 	}
 }
@@ -456,13 +461,32 @@ func (a *Analyzer) part(tp timeline.TP) *partAgg {
 }
 
 func episodeRefs(e *timeline.Episode, n int) []timeline.Ref {
-	var out []timeline.Ref
+	k := 0
+	for _, r := range e.Evidence {
+		if r.Line > 0 && k < n {
+			k++
+		}
+	}
+	if k == 0 {
+		return nil
+	}
+	out := make([]timeline.Ref, 0, k)
 	for _, r := range e.Evidence {
 		if r.Line > 0 && len(out) < n {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// firstRef is episodeRefs(e, 1)[0], without the slice.
+func firstRef(e *timeline.Episode) (timeline.Ref, bool) {
+	for _, r := range e.Evidence {
+		if r.Line > 0 {
+			return r, true
+		}
+	}
+	return timeline.Ref{}, false
 }
 
 // Burst implements timeline.Sink.
@@ -512,28 +536,31 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 		*s = sum
 	}
 	if e.Transition {
-		if _, ok := a.recent[e.Key]; !ok {
+		i, ok := a.recent[e.Key]
+		if !ok {
 			// A ring: the oldest key gives way (no copying per episode).
 			if len(a.recentKeys) >= maxRecent {
-				delete(a.recent, a.recentKeys[a.recentHead])
-				a.recentKeys[a.recentHead] = e.Key
+				i = int32(a.recentHead)
+				delete(a.recent, a.recentKeys[i])
+				a.recentKeys[i] = e.Key
 				a.recentHead = (a.recentHead + 1) % len(a.recentKeys)
 			} else {
+				i = int32(len(a.recentKeys))
 				a.recentKeys = append(a.recentKeys, e.Key)
+				a.recentSums = append(a.recentSums, epSum{})
 			}
+			a.recent[e.Key] = i
 		}
-		s := sum
-		a.recent[e.Key] = &s
+		a.recentSums[i] = sum
 	}
 
 	// No leader: a window opens; the next epoch with a leader closes it. A
 	// topic being deleted has no leader on purpose.
 	if e.Leader == -1 && e.Cause != parser.CauseTopicDeletion {
 		if pa.off == nil {
-			refs := episodeRefs(e, 1)
 			w := &offWin{tp: tp, epoch: e.LeaderEpoch, start: e.Start, replicas: append([]int32(nil), e.Replicas...)}
-			if len(refs) > 0 {
-				w.ref = refs[0]
+			if r, ok := firstRef(e); ok {
+				w.ref = r
 			}
 			pa.off = w
 		}
@@ -543,8 +570,8 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 		if !e.Decided.IsZero() && e.Decided.Before(w.end) {
 			w.end = e.Decided
 		}
-		if refs := episodeRefs(e, 1); len(refs) > 0 {
-			w.endRef = refs[0]
+		if r, ok := firstRef(e); ok {
+			w.endRef = r
 		}
 		a.keepOffline(*w)
 		pa.off = nil
@@ -586,11 +613,13 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 			if len(e.CauseBrokers) > 0 {
 				c.causeBroker = e.CauseBrokers[0]
 			}
-			if refs := episodeRefs(e, 1); len(refs) > 0 {
-				c.ref = refs[0]
+			if r, ok := firstRef(e); ok {
+				c.ref = r
 			}
-			if tr := truncs(e, prev, 1); len(tr) > 0 {
-				c.trunc = &tr[0]
+			if len(sum.truncs) > 0 {
+				// The first of truncs(e, prev, 3) is truncs(e, prev, 1)'s.
+				tr := sum.truncs[0]
+				c.trunc = &tr
 			}
 			a.noteChange(pa, c)
 		}
@@ -602,8 +631,8 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 			if len(e.CauseBrokers) > 0 {
 				c.causeBroker = e.CauseBrokers[0]
 			}
-			if refs := episodeRefs(e, 1); len(refs) > 0 {
-				c.ref = refs[0]
+			if r, ok := firstRef(e); ok {
+				c.ref = r
 			}
 			pa.moves = append(pa.moves, c)
 		}
@@ -632,18 +661,22 @@ func (a *Analyzer) noteBrokers(e *timeline.Episode) {
 	if !e.IsElection() {
 		return
 	}
-	logged := map[int32]bool{}
+	// An election names a few brokers: a list beats a map here.
+	var room [16]int32
+	logged := room[:0]
 	for _, bt := range e.Brokers {
-		logged[bt.Broker] = true
+		if !slices.Contains(logged, bt.Broker) {
+			logged = append(logged, bt.Broker)
+		}
 		if _, ok := a.brokersSeen[bt.Broker]; ok || len(a.brokersSeen) < maxBrokersSeen {
 			a.brokersSeen[bt.Broker]++
 		}
 	}
 	part := func(b int32) {
-		if b < 0 || logged[b] {
+		if b < 0 || slices.Contains(logged, b) {
 			return
 		}
-		logged[b] = true
+		logged = append(logged, b)
 		s := a.absent[b]
 		if s == nil {
 			if len(a.absent) >= maxBrokersSeen {
@@ -739,17 +772,48 @@ var stepNames = [...]string{
 // phases one broker logged (named by the phase that ended it), the
 // controller's decision reaching the brokers, or a broker's own "Finished
 // LeaderAndIsr request in Xms".
-func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timeline.Ref, broker int32) {
+// What the slowest step of an election is (slowestStep), named only for
+// the slow ones: noteSlow asks every election.
+const (
+	stepNone = iota
+	stepGap
+	stepElapsed
+	stepLateStart
+	stepSending
+	stepReaching
+)
+
+type step struct {
+	what   int
+	ph     parser.Phase
+	broker int32
+}
+
+func (s step) String() string {
+	switch s.what {
+	case stepGap:
+		return stepNames[s.ph] + " on broker " + itoa(s.broker)
+	case stepElapsed:
+		return "the LeaderAndIsr request on broker " + itoa(s.broker) + " (its own \"Finished ... in\")"
+	case stepLateStart:
+		return "broker " + itoa(s.broker) + " starting to apply it"
+	case stepSending:
+		return "the controller sending LeaderAndIsr after deciding"
+	case stepReaching:
+		return "the controller's decision reaching the brokers"
+	}
+	return ""
+}
+
+func slowestStep(e *timeline.Episode) (st step, d time.Duration, ref timeline.Ref, broker int32) {
 	broker = timeline.Unknown
-	// What the slowest step is, named once it is found: most elections
-	// are not slow, and noteSlow asks every one.
 	const (
-		none = iota
-		gap
-		elapsed
-		lateStart
-		sending
-		reaching
+		none      = stepNone
+		gap       = stepGap
+		elapsed   = stepElapsed
+		lateStart = stepLateStart
+		sending   = stepSending
+		reaching  = stepReaching
 	)
 	what, ph := none, parser.PhaseReceived
 	type pt struct {
@@ -832,19 +896,7 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 			}
 		}
 	}
-	switch what {
-	case gap:
-		desc = stepNames[ph] + " on broker " + itoa(broker)
-	case elapsed:
-		desc = "the LeaderAndIsr request on broker " + itoa(broker) + " (its own \"Finished ... in\")"
-	case lateStart:
-		desc = "broker " + itoa(broker) + " starting to apply it"
-	case sending:
-		desc = "the controller sending LeaderAndIsr after deciding"
-	case reaching:
-		desc = "the controller's decision reaching the brokers"
-	}
-	return desc, d, ref, broker
+	return step{what, ph, broker}, d, ref, broker
 }
 
 // noteSlow weighs what the election took (to the new leader ready) and its
@@ -852,12 +904,12 @@ func slowestStep(e *timeline.Episode) (desc string, d time.Duration, ref timelin
 // catch-up is its unstable-broker incident, not a slow election.
 func (a *Analyzer) noteSlow(e *timeline.Episode) {
 	dur := e.Took()
-	desc, sd, sref, _ := slowestStep(e)
+	st, sd, sref, _ := slowestStep(e)
 	if dur <= a.cfg.SlowElection && sd <= a.cfg.SlowElection {
 		return
 	}
 	a.slowN++
-	s := slowEp{key: e.Key, start: e.Start, dur: dur, step: desc, stepDur: sd, worst: dur, refs: episodeRefs(e, 3), stepRef: sref, cause: e.Cause, brokers: len(e.Brokers)}
+	s := slowEp{key: e.Key, start: e.Start, dur: dur, step: st.String(), stepDur: sd, worst: dur, refs: episodeRefs(e, 3), stepRef: sref, cause: e.Cause, brokers: len(e.Brokers)}
 	if sd > s.worst {
 		s.worst = sd
 	}
@@ -935,9 +987,9 @@ func (a *Analyzer) ProducerError(pe *timeline.ProducerError) {
 			}
 		}
 		if s, ok := a.interest[key]; !ok || !s.filled {
-			switch r := a.recent[key]; {
-			case r != nil:
-				c := *r
+			switch r, inRecent := a.recent[key]; {
+			case inRecent:
+				c := a.recentSums[r]
 				a.interest[key] = &c
 			case ok:
 			case len(a.interest) < maxInterest:
