@@ -336,11 +336,61 @@ func (x *matchIndex) moved(e *Episode, w int) {
 		return
 	}
 	x.pushTo(n)
+	grew := false
 	if end := e.matchEnd(); end.After(n.end()) {
 		n.setEnd(end)
 		n.stamp = x.stamp()
+		grew = true
 	}
-	x.pullFrom(n)
+	x.fixFrom(n, grew)
+}
+
+// fixFrom is pullFrom(n) after n's End grew (grew) or its Start moved
+// earlier without leaving its place, done as far up as n counts: a line
+// extending an election moved it, and recomputing every ancestor in full
+// was most of what the index cost. Above a slot whose maximum, greatest
+// live End and earliest Start are all another slot's, n changes nothing
+// (those are over a superset, and beat n there already). Where n ties
+// the one an ancestor names, which of the two pull would name depends on
+// their places: from there up it is pullFrom.
+func (x *matchIndex) fixFrom(n *matchSlot, grew bool) {
+	x.steps++
+	pull(n)
+	for c, m := n, n.up; m != nil; c, m = m, m.up {
+		if c.best != n && c.liveBest != n && c.first != n {
+			return
+		}
+		x.steps++
+		if grew && c.best == n {
+			// n's stamp is the newest: it loses a tie of End.
+			switch {
+			case m.best == n:
+				m.bestStamp = n.stamp
+			case n.endsAfter(m.best):
+				m.best, m.bestStamp = n, n.stamp
+			}
+		}
+		if grew && c.liveBest == n {
+			switch {
+			case m.liveBest == n:
+			case m.liveBest == nil || n.endsAfter(m.liveBest):
+				m.liveBest = n
+			case n.endsWith(m.liveBest):
+				x.pullFrom(m)
+				return
+			}
+		}
+		if c.first == n {
+			switch {
+			case m.first == n:
+			case m.first == nil || earlier(n, m.first):
+				m.first = n
+			case !earlier(m.first, n):
+				x.pullFrom(m)
+				return
+			}
+		}
+	}
 }
 
 func (x *matchIndex) remove(e *Episode, w int) {

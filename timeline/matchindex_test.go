@@ -24,6 +24,49 @@ func (x *matchIndex) slots() []*Episode {
 	return out
 }
 
+// checkAggregates: every slot below no pending recompute holds what pull
+// makes of its children (fixFrom updates them in part).
+func (x *matchIndex) checkAggregates() error {
+	var walk func(n *matchSlot) error
+	walk = func(n *matchSlot) error {
+		if n == nil || n.pending {
+			return nil // its children wait for its recompute
+		}
+		c := *n
+		var lu, ru *matchSlot
+		if n.l != nil {
+			lu = n.l.up
+		}
+		if n.r != nil {
+			ru = n.r.up
+		}
+		pull(&c)
+		if n.l != nil {
+			n.l.up = lu
+		}
+		if n.r != nil {
+			n.r.up = ru
+		}
+		// Of dead slots ending alike, a recompute may name another than
+		// pull would: the same End, stamp and no episode.
+		best, nbest := c.best, n.best
+		if best == &c {
+			best = n
+		}
+		sameBest := best == nbest || best.ep == nil && nbest.ep == nil && best.endsWith(nbest)
+		if !sameBest || c.bestStamp != n.bestStamp ||
+			c.liveBest != n.liveBest && !(c.liveBest == &c && n.liveBest == n) ||
+			c.first != n.first && !(c.first == &c && n.first == n) || c.size != n.size || c.live != n.live {
+			return fmt.Errorf("slot %p: best %p/%d liveBest %p first %p, pull gives %p/%d %p %p", n, n.best, n.bestStamp, n.liveBest, n.first, c.best, c.bestStamp, c.liveBest, c.first)
+		}
+		if err := walk(n.l); err != nil {
+			return err
+		}
+		return walk(n.r)
+	}
+	return walk(x.root)
+}
+
 // The tree answers what the array answered, on random adds, moves (Start
 // earlier, End later, an epoch becoming a transition), removes and
 // lookups, with times on a coarse grid so that starts and ends tie, and
@@ -62,6 +105,9 @@ func TestTreeEqualsFlatIndex(t *testing.T) {
 				}
 				tree.moved(e, byTopic)
 				flat.moved(e, byTopic)
+				if err := tree.checkAggregates(); err != nil {
+					t.Fatalf("seed %d op %d: after a move: %v", seed, op, err)
+				}
 			case r < 9:
 				i := rng.Intn(len(open))
 				e := open[i]

@@ -287,8 +287,14 @@ func (e *Estimator) Add(src int, ev *parser.Event) {
 			if !ok || fs.leader != ev.Broker {
 				continue
 			}
-			e.sample(Sample{Cause: fs.Point, Effect: pt,
-				What: fmt.Sprintf("broker %d started fetching %s-%d from broker %d → broker %d added it to the ISR", f, ev.Topic, ev.Partition, ev.Broker, ev.Broker)})
+			s := Sample{Cause: fs.Point, Effect: pt}
+			if pk := (pairKey{s.Cause.Src, s.Effect.Src}); s.Cause.Src != s.Effect.Src && e.outOfKept(pk, s) {
+				e.counts[pk]++ // as sample would: see pair
+			} else {
+				b, l := strconv.Itoa(int(ev.Broker)), strconv.Itoa(int(ev.Partition))
+				s.What = "broker " + strconv.Itoa(int(f)) + " started fetching " + ev.Topic + "-" + l + " from broker " + b + " → broker " + b + " added it to the ISR"
+				e.sample(s)
+			}
 			delete(e.fetches, fetchKey{k, f})
 		}
 		e.isr[k] = append(e.isr[k][:0], ev.ISR...)

@@ -139,6 +139,10 @@ func TestFetcherThenISRExpand(t *testing.T) {
 	if got["broker 2"] == 0 && got["broker 3"] == 0 {
 		t.Fatalf("no correction: %+v", es.Results)
 	}
+	const what = "broker 2 started fetching orders-0 from broker 3 → broker 3 added it to the ISR"
+	if l := e.pairs[pairKey{1, 2}]; len(l) != 1 || l[0].What != what {
+		t.Errorf("pairs %+v, want one: %s", l, what)
+	}
 	e = NewEstimator()
 	e.Add(1, &parser.Event{Kind: parser.KindPhase, Phase: parser.PhaseStartedFetcher, Time: ms(0), Topic: "orders", Partition: 0, LeaderEpoch: parser.Unknown, Leader: 3, Broker: 2})
 	e.Add(2, &parser.Event{Kind: parser.KindISRChange, Time: ms(-50), Topic: "orders", Partition: 0, Broker: 3, PrevISR: []int32{3, 2}, ISR: []int32{3, 2, 1}})
