@@ -350,9 +350,7 @@ func (x *matchIndex) moved(e *Episode, w int) {
 // extending an election moved it, and recomputing every ancestor in full
 // was most of what the index cost. Above a slot whose maximum, greatest
 // live End and earliest Start are all another slot's, n changes nothing
-// (those are over a superset, and beat n there already). Where n ties
-// the one an ancestor names, which of the two pull would name depends on
-// their places: from there up it is pullFrom.
+// (those are over a superset, and beat n there already).
 func (x *matchIndex) fixFrom(n *matchSlot, grew bool) {
 	x.steps++
 	pull(n)
@@ -361,6 +359,14 @@ func (x *matchIndex) fixFrom(n *matchSlot, grew bool) {
 			return
 		}
 		x.steps++
+		// Of two that tie, pull names the one further left: n is left of
+		// m and of m's other side when it comes from m's left, and one
+		// that m named from n's own side is one n beat there already.
+		other := m.r
+		if c == m.r {
+			other = m.l
+		}
+		left := c == m.l
 		if grew && c.best == n {
 			// n's stamp is the newest: it loses a tie of End.
 			switch {
@@ -370,24 +376,14 @@ func (x *matchIndex) fixFrom(n *matchSlot, grew bool) {
 				m.best, m.bestStamp = n, n.stamp
 			}
 		}
-		if grew && c.liveBest == n {
-			switch {
-			case m.liveBest == n:
-			case m.liveBest == nil || n.endsAfter(m.liveBest):
+		if w := m.liveBest; grew && c.liveBest == n && w != n {
+			if w == nil || n.endsAfter(w) || n.endsWith(w) && (left || w != m && (other == nil || other.liveBest != w)) {
 				m.liveBest = n
-			case n.endsWith(m.liveBest):
-				x.pullFrom(m)
-				return
 			}
 		}
-		if c.first == n {
-			switch {
-			case m.first == n:
-			case m.first == nil || earlier(n, m.first):
+		if w := m.first; c.first == n && w != n {
+			if w == nil || earlier(n, w) || !earlier(w, n) && (left || w != m && (other == nil || other.first != w)) {
 				m.first = n
-			case !earlier(m.first, n):
-				x.pullFrom(m)
-				return
 			}
 		}
 	}
