@@ -397,7 +397,17 @@ func (x *matchIndex) remove(e *Episode, w int) {
 	x.pushTo(n)
 	n.ep = nil
 	e.mi[w] = nil
-	x.pullFrom(n)
+	// As pullFrom(n), but a slot's maximum of End does not change when an
+	// episode dies (a dead slot's End counts until a recompute): only the
+	// live count changes, and the live aggregates of the slots that named n.
+	for m := n; m != nil; m = m.up {
+		x.steps++
+		if m == n || m.liveBest == n || m.first == n {
+			pull(m)
+		} else {
+			m.live--
+		}
+	}
 	if dead := size(x.root) - liveIn(x.root); dead*2 > size(x.root) && dead > 16 {
 		x.setRoot(x.prune(x.root))
 		recount(x.root, x.stamp())

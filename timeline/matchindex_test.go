@@ -92,6 +92,9 @@ func TestTreeEqualsFlatIndex(t *testing.T) {
 				open = append(open, e)
 				tree.add(e, byTopic)
 				flat.add(e, byTopic)
+				if err := tree.checkAggregates(); err != nil {
+					t.Fatalf("seed %d op %d: after an add: %v", seed, op, err)
+				}
 			case r < 7:
 				e := open[rng.Intn(len(open))]
 				if rng.Intn(2) == 0 {
@@ -114,6 +117,9 @@ func TestTreeEqualsFlatIndex(t *testing.T) {
 				open = append(open[:i], open[i+1:]...)
 				tree.remove(e, byTopic)
 				flat.remove(e, byTopic)
+				if err := tree.checkAggregates(); err != nil {
+					t.Fatalf("seed %d op %d: after a remove: %v", seed, op, err)
+				}
 			default:
 				for k := 0; k < 5; k++ {
 					q := at(rng.Intn(80) * grid)

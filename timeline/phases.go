@@ -104,7 +104,7 @@ func (t *Timeline) phase(src int, ev *parser.Event, ref Ref) {
 		k := keyFetch(src, ev.Broker, tp)
 		if _, ok := t.fetchHeld[k]; !ok {
 			t.hold(k, ev, ref)
-			t.setTimer(timer{due: ev.Time.Add(time.Second), held: k, at: ev.Time})
+			t.setTimer(ev.Time.Add(time.Second), timer{held: k, at: ev.Time})
 		}
 		return
 	}

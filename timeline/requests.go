@@ -54,7 +54,7 @@ func (t *Timeline) requestStart(src int, ev *parser.Event) {
 	}
 	rq := &request{corr: ev.CorrelationID, role: ev.Role, start: ev.Time, last: ev.Time, ctrl: ev.Controller, source: src, brokerID: ev.Broker}
 	t.reqs[sb] = rq
-	t.setTimer(timer{due: rq.last.Add(t.cfg.Quiet), rq: rq})
+	t.setTimer(rq.last.Add(t.cfg.Quiet), timer{rq: rq})
 }
 
 func (t *Timeline) requestPhase(src int, ev *parser.Event) {

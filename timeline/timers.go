@@ -12,7 +12,10 @@ import (
 // times reach a partition before or after that partition's own lines)
 // follows the lines alone.
 type timer struct {
-	due  time.Time
+	// due, as seconds and nanoseconds since 1970: the heap compares it
+	// at every step, and two integers compare faster than a time.Time.
+	sec  int64
+	nsec int32
 	seq  uint64 // ties in the order they were set
 	held fetchKey
 	at   time.Time // the held line's time, to tell it from a later one
@@ -27,10 +30,19 @@ type timer struct {
 type timers []timer
 
 func (h timers) less(i, j int) bool {
-	if !h[i].due.Equal(h[j].due) {
-		return h[i].due.Before(h[j].due)
+	a, b := &h[i], &h[j]
+	if a.sec != b.sec {
+		return a.sec < b.sec
 	}
-	return h[i].seq < h[j].seq
+	if a.nsec != b.nsec {
+		return a.nsec < b.nsec
+	}
+	return a.seq < b.seq
+}
+
+// before: the timer is due before t.
+func (tm *timer) before(sec int64, nsec int32) bool {
+	return tm.sec < sec || tm.sec == sec && tm.nsec < nsec
 }
 
 func (h *timers) push(tm timer) {
@@ -72,7 +84,8 @@ func (h *timers) pop() timer {
 	return top
 }
 
-func (t *Timeline) setTimer(tm timer) {
+func (t *Timeline) setTimer(due time.Time, tm timer) {
+	tm.sec, tm.nsec = due.Unix(), int32(due.Nanosecond())
 	t.timerSeq++
 	tm.seq = t.timerSeq
 	t.timers.push(tm)
@@ -80,7 +93,8 @@ func (t *Timeline) setTimer(tm timer) {
 
 // runTimers runs the timers due before now.
 func (t *Timeline) runTimers(now time.Time) {
-	for len(t.timers) > 0 && t.timers[0].due.Before(now) {
+	sec, nsec := now.Unix(), int32(now.Nanosecond())
+	for len(t.timers) > 0 && t.timers[0].before(sec, nsec) {
 		tm := t.timers.pop()
 		switch {
 		case tm.rq != nil:
@@ -91,7 +105,7 @@ func (t *Timeline) runTimers(now time.Time) {
 			if due := rq.last.Add(t.cfg.Quiet); due.Before(now) {
 				t.closeRequest(rq)
 			} else {
-				t.setTimer(timer{due: due, rq: rq})
+				t.setTimer(due, timer{rq: rq})
 			}
 		default:
 			h := t.fetchHeld[tm.held]
