@@ -617,9 +617,9 @@ func (a *Analyzer) Episode(e *timeline.Episode) {
 				c.ref = r
 			}
 			if len(sum.truncs) > 0 {
-				// The first of truncs(e, prev, 3) is truncs(e, prev, 1)'s.
-				tr := sum.truncs[0]
-				c.trunc = &tr
+				// The first of truncs(e, prev, 3) is truncs(e, prev, 1)'s;
+				// no one writes to either.
+				c.trunc = &sum.truncs[0]
 			}
 			a.noteChange(pa, c)
 		}
@@ -899,11 +899,31 @@ func slowestStep(e *timeline.Episode) (st step, d time.Duration, ref timeline.Re
 	return step{what, ph, broker}, d, ref, broker
 }
 
+// stepsWithin says whether no step slowestStep can find exceeds limit,
+// without finding them: every step is between two times inside the
+// election's first and last line (a broker's phases, the decision, the
+// send; a broker whose lines did not move them is a catch-up, left out)
+// or a broker's own "Finished ... in".
+func stepsWithin(e *timeline.Episode, limit time.Duration) bool {
+	if e.Start.IsZero() || e.End.Sub(e.Start) > limit {
+		return false
+	}
+	for _, bt := range e.Brokers {
+		if bt.Elapsed > limit {
+			return false
+		}
+	}
+	return true
+}
+
 // noteSlow weighs what the election took (to the new leader ready) and its
 // slowest step among the brokers that were serving: a returning broker's
 // catch-up is its unstable-broker incident, not a slow election.
 func (a *Analyzer) noteSlow(e *timeline.Episode) {
 	dur := e.Took()
+	if dur <= a.cfg.SlowElection && stepsWithin(e, a.cfg.SlowElection) {
+		return
+	}
 	st, sd, sref, _ := slowestStep(e)
 	if dur <= a.cfg.SlowElection && sd <= a.cfg.SlowElection {
 		return
