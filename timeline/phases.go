@@ -239,10 +239,13 @@ func (t *Timeline) latePhase(src int, k Key, ev *parser.Event, ref Ref) {
 
 // setPhase records a request-level time for one partition's broker timeline.
 func (t *Timeline) setPhase(k Key, broker int32, role parser.Role, ph parser.Phase, at time.Time, ref Ref, metadata bool) {
-	e := t.episodes[k]
-	if e == nil {
-		return
+	if e := t.episodes[k]; e != nil {
+		t.setPhaseIn(e, broker, role, ph, at, ref, metadata)
 	}
+}
+
+// setPhaseIn is setPhase for the open episode e.
+func (t *Timeline) setPhaseIn(e *Episode, broker int32, role parser.Role, ph parser.Phase, at time.Time, ref Ref, metadata bool) {
 	bt := t.brokerIn(e, broker, at, ref)
 	if bt.Role == parser.RoleUnknown {
 		bt.Role = role

@@ -174,19 +174,23 @@ func (t *Timeline) closeRequest(rq *request) {
 	t.lastReq[srcBroker{rq.source, rq.brokerID}] = rq
 	ref := Ref{Source: rq.source}
 	for _, m := range rq.members {
-		t.setPhase(m.key, rq.brokerID, m.role, parser.PhaseHandling, rq.start, ref, false)
-		for _, role := range []parser.Role{m.role, parser.RoleUnknown} {
+		// Setting phases neither opens nor closes an episode: one lookup
+		// for all of them.
+		e := t.episodes[m.key]
+		if e == nil {
+			continue
+		}
+		t.setPhaseIn(e, rq.brokerID, m.role, parser.PhaseHandling, rq.start, ref, false)
+		for _, role := range [...]parser.Role{m.role, parser.RoleUnknown} {
 			for ph := parser.PhaseReceived; ph < parser.NumPhases; ph++ {
 				if at := rq.phases[role][ph]; !at.IsZero() {
-					t.setPhase(m.key, rq.brokerID, m.role, ph, at, ref, false)
+					t.setPhaseIn(e, rq.brokerID, m.role, ph, at, ref, false)
 				}
 			}
 		}
 		if !rq.finished.IsZero() {
-			t.setPhase(m.key, rq.brokerID, m.role, parser.PhaseFinished, rq.finished, ref, false)
-			if e := t.episodes[m.key]; e != nil {
-				e.brokerFrom(rq.brokerID, &t.slab).Elapsed = rq.elapsed
-			}
+			t.setPhaseIn(e, rq.brokerID, m.role, parser.PhaseFinished, rq.finished, ref, false)
+			e.brokerFrom(rq.brokerID, &t.slab).Elapsed = rq.elapsed
 		}
 	}
 }

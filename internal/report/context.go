@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/leaderaudit/leaderaudit/internal/textfmt"
@@ -100,13 +101,13 @@ func (j *JSONWriter) Context(st *timeline.Stats, w *Window) {
 		if !w.In(c.Time) || !w.Covers(c.Topic, c.Partition) {
 			continue
 		}
-		j.put(ISRChangeRecord{"isr_change", j.tm(c.Time), optInt(c.Broker), c.Topic, c.Partition, c.Kind, c.From, c.To, c.Rejected, c.Ref.Source, c.Ref.Line})
+		j.putLine(j.appendISRChange(j.line[:0], &c))
 	}
 	for _, tr := range st.Truncations {
 		if !w.In(tr.Time) || !w.Covers(tr.Topic, tr.Partition) {
 			continue
 		}
-		j.put(TruncationRecord{"truncation", j.tm(tr.Time), optInt(tr.Broker), tr.Topic, tr.Partition, tr.Offset, tr.Refused, optInt64(tr.EndOffset, tr.Refused), tr.Ref.Source, tr.Ref.Line})
+		j.putLine(j.appendTruncation(j.line[:0], &tr))
 	}
 	for _, c := range st.Consumers {
 		if !w.In(c.Time) {
@@ -123,6 +124,66 @@ func brokerEventName(b *timeline.BrokerEvent) string {
 		return b.Cause.String()
 	}
 	return b.Lifecycle.String()
+}
+
+// appendISRChange appends c as encoding/json writes its ISRChangeRecord
+// (TestContextRecordsMatchEncoding checks): up to 10,000 of them a run.
+func (j *JSONWriter) appendISRChange(b []byte, c *timeline.ISRChange) []byte {
+	b = append(b, `{"type":"isr_change","time":`...)
+	b = j.appendTime(b, c.Time)
+	b = append(b, `,"broker":`...)
+	b = appendOptInt(b, c.Broker)
+	b = append(b, `,"topic":`...)
+	b = appendStr(b, c.Topic)
+	b = append(b, `,"partition":`...)
+	b = strconv.AppendInt(b, int64(c.Partition), 10)
+	b = append(b, `,"change":`...)
+	b = appendStr(b, c.Kind)
+	b = append(b, `,"from":`...)
+	b = appendIntsOrNull(b, c.From)
+	b = append(b, `,"to":`...)
+	b = appendIntsOrNull(b, c.To)
+	b = append(b, `,"rejected":`...)
+	b = strconv.AppendBool(b, c.Rejected)
+	return appendRef(b, c.Ref)
+}
+
+// appendTruncation appends tr as encoding/json writes its TruncationRecord.
+func (j *JSONWriter) appendTruncation(b []byte, tr *timeline.Truncation) []byte {
+	b = append(b, `{"type":"truncation","time":`...)
+	b = j.appendTime(b, tr.Time)
+	b = append(b, `,"broker":`...)
+	b = appendOptInt(b, tr.Broker)
+	b = append(b, `,"topic":`...)
+	b = appendStr(b, tr.Topic)
+	b = append(b, `,"partition":`...)
+	b = strconv.AppendInt(b, int64(tr.Partition), 10)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, tr.Offset, 10)
+	b = append(b, `,"refused":`...)
+	b = strconv.AppendBool(b, tr.Refused)
+	if tr.Refused {
+		b = append(b, `,"replica_end_offset":`...)
+		b = strconv.AppendInt(b, tr.EndOffset, 10)
+	}
+	return appendRef(b, tr.Ref)
+}
+
+// appendRef ends a context record: its source and line, the newline.
+func appendRef(b []byte, r timeline.Ref) []byte {
+	b = append(b, `,"source":`...)
+	b = strconv.AppendInt(b, int64(r.Source), 10)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, r.Line, 10)
+	return append(b, "}\n"...)
+}
+
+// appendIntsOrNull: encoding/json writes a nil slice as null.
+func appendIntsOrNull(b []byte, v []int32) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return appendInts(b, v)
 }
 
 func optInt64(v int64, ok bool) *int64 {

@@ -205,6 +205,14 @@ func (j *JSONWriter) ElectionRecord(e *timeline.Episode) JSONElection {
 	return je
 }
 
+// putLine writes a line built by hand, keeping its buffer for the next.
+func (j *JSONWriter) putLine(b []byte) {
+	j.line = b
+	if j.Err == nil {
+		j.write(b)
+	}
+}
+
 // Episode writes an "election" line.
 func (j *JSONWriter) Episode(e *timeline.Episode) {
 	if j.Err != nil {

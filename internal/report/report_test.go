@@ -183,3 +183,43 @@ func TestAppendTimeReuseEqualsAppendFormat(t *testing.T) {
 		}
 	}
 }
+
+// The hand-built isr_change and truncation lines are byte for byte what
+// encoding/json wrote for their records.
+func TestContextRecordsMatchEncoding(t *testing.T) {
+	loc, _ := time.LoadLocation("Asia/Jakarta")
+	at := time.Date(2024, 3, 11, 9, 0, 1, 234_000_000, time.UTC)
+	topics := []string{"orders", "t\"q\x1b\u2028\xff", "a<b>&c", ""}
+	var isr []timeline.ISRChange
+	var trs []timeline.Truncation
+	for i, tp := range topics {
+		isr = append(isr,
+			timeline.ISRChange{Time: at, Broker: 3, Topic: tp, Partition: int32(i), Kind: "shrink", From: []int32{3, 2, 1}, To: []int32{3}, Ref: timeline.Ref{Source: 2, Line: 77}},
+			timeline.ISRChange{Broker: parser.Unknown, Topic: tp, Partition: -1, Kind: "exp\u0085and", To: []int32{}, Rejected: true, Ref: timeline.Ref{Source: 0, Line: 1 << 40}})
+		trs = append(trs,
+			timeline.Truncation{Time: at, Broker: 2, Topic: tp, Partition: int32(i), Offset: 1234, EndOffset: 99, Ref: timeline.Ref{Source: 1, Line: 5}},
+			timeline.Truncation{Time: at.Add(time.Hour), Broker: parser.Unknown, Topic: tp, Offset: -1, Refused: true, EndOffset: 1 << 50, Ref: timeline.Ref{Source: 9, Line: 0}})
+	}
+	st := &timeline.Stats{ISRChanges: isr, Truncations: trs}
+	var got, want bytes.Buffer
+	j := NewJSONWriter(&got, loc)
+	j.Context(st, nil)
+	j.Flush()
+	w := NewJSONWriter(&want, loc)
+	for _, c := range isr {
+		w.put(ISRChangeRecord{"isr_change", w.tm(c.Time), optInt(c.Broker), c.Topic, c.Partition, c.Kind, c.From, c.To, c.Rejected, c.Ref.Source, c.Ref.Line})
+	}
+	for _, tr := range trs {
+		w.put(TruncationRecord{"truncation", w.tm(tr.Time), optInt(tr.Broker), tr.Topic, tr.Partition, tr.Offset, tr.Refused, optInt64(tr.EndOffset, tr.Refused), tr.Ref.Source, tr.Ref.Line})
+	}
+	w.Flush()
+	if got.String() != want.String() {
+		gl, wl := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
+		for i := range wl {
+			if i >= len(gl) || gl[i] != wl[i] {
+				t.Fatalf("line %d:\n got %s\nwant %s", i, gl[min(i, len(gl)-1)], wl[i])
+			}
+		}
+		t.Fatalf("got %d lines, want %d", len(gl), len(wl))
+	}
+}
