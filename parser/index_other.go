@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package parser
+
+// pairSearch: without an assembly pairIndex, index is bytes.Index.
+const pairSearch = false
+
+func pairIndex(s []byte, from, d int, c0, c1 byte) int { return pairIndexGo(s, from, d, c0, c1) }
