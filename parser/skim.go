@@ -181,10 +181,19 @@ func (sk *skimState) knownNoRecord(line []byte) bool {
 
 // loggerInfo is what the fast path reads of a logger: tail is "(" name ")".
 type loggerInfo struct {
-	tail     string
-	kind     loggerKind
-	internal bool // brokerInternal(name)
-	broker   bool // a broker's own logger, never inside a connector (connectContext)
+	tail string
+	kind loggerKind
+	// The pattern " " tail as words, for seenLogger to compare with the
+	// words lastWords read of a line's end, no call and no second
+	// pointer: px, py (masked by mx, my) are its last 16 bytes as the
+	// line's last 16 hold them (right-aligned, so a short pattern
+	// leaves the message's bytes out), pw its leading words when it is
+	// longer; pn its length, 0 when it is too long for pw (ends then).
+	px, py, mx, my uint64
+	pw             [6]uint64
+	pn             int
+	internal       bool // brokerInternal(name)
+	broker         bool // a broker's own logger, never inside a connector (connectContext)
 	// era: what markEraOf gives every record of the logger (lgLog), and
 	// logPrefix whether it gives EraLogPrefix to a "[Log partition="
 	// message: read once per logger, not per line.
@@ -237,6 +246,7 @@ func internLogger(tail []byte) *loggerInfo {
 	}
 	e := readLogger(tail)
 	e.tail = string(tail)
+	e.setPattern()
 	loggerInfos.m[e.tail] = &e
 	return &e
 }
@@ -246,13 +256,14 @@ func internLogger(tail []byte) *loggerInfo {
 // stops, as a logger name holds no "(" or space. Else it returns -1 and
 // the slot for see to keep m's logger in.
 func (sk *skimState) seenLogger(m []byte) (int, *loggerInfo, int) {
-	a, b := loggerSlots(m)
+	x, y := lastWords(m)
+	a, b := loggerSlots(x, y)
 	sk.useTick++
-	if j, ok := sk.loggers[a].ends(m); ok {
+	if j, ok := sk.loggers[a].endsWords(m, x, y); ok {
 		sk.used[a] = sk.useTick
 		return j, sk.loggers[a], a
 	}
-	if j, ok := sk.loggers[b].ends(m); ok {
+	if j, ok := sk.loggers[b].endsWords(m, x, y); ok {
 		sk.used[b] = sk.useTick
 		return j, sk.loggers[b], b
 	}
@@ -262,25 +273,72 @@ func (sk *skimState) seenLogger(m []byte) (int, *loggerInfo, int) {
 	return -1, nil, a
 }
 
-// loggerSlots: the two places in loggers for the logger that m (a
-// message with its " (logger)") ends with, from m's last 16 bytes, the
-// logger's or its name's own.
-func loggerSlots(m []byte) (int, int) {
-	var x, y uint64
+// lastWords: m's last 16 bytes, the logger's or its name's own, as two
+// little-endian words (a shorter m right-aligned in them).
+func lastWords(m []byte) (x, y uint64) {
 	if n := len(m); n >= 16 {
-		x, y = binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
-	} else {
-		for _, c := range m {
-			x = x<<8 | y>>56
-			y = y<<8 | uint64(c)
-		}
+		return binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
 	}
+	for _, c := range m {
+		x = x<<8 | y>>56
+		y = y<<8 | uint64(c)
+	}
+	return x, y
+}
+
+// loggerSlots: the two places in loggers for the logger that a message
+// with its " (logger)" ends with, from its lastWords x, y.
+func loggerSlots(x, y uint64) (int, int) {
 	h := (x*0x9e3779b97f4a7c15 ^ y) * 0xc2b2ae3d27d4eb4f
 	a, b := int(h>>59), int(h>>54&31)
 	if b == a {
 		b ^= 1
 	}
 	return a, b
+}
+
+// setPattern fills px, py, mx, my, pw and pn from tail.
+func (e *loggerInfo) setPattern() {
+	pat := " " + e.tail
+	q := len(pat)
+	if q > 16+8*len(e.pw) {
+		return
+	}
+	var end, mask [16]byte
+	k := min(q, 16)
+	copy(end[16-k:], pat[q-k:])
+	for i := 16 - k; i < 16; i++ {
+		mask[i] = 0xff
+	}
+	e.px, e.py = binary.LittleEndian.Uint64(end[:8]), binary.LittleEndian.Uint64(end[8:])
+	e.mx, e.my = binary.LittleEndian.Uint64(mask[:8]), binary.LittleEndian.Uint64(mask[8:])
+	for off := 0; off+16 < q; off += 8 {
+		e.pw[off/8] = binary.LittleEndian.Uint64([]byte(pat[off:]))
+	}
+	e.pn = q
+}
+
+// endsWords is ends for a message whose lastWords are x, y: the pattern's
+// words compared with the line's, where the tail fits them.
+func (e *loggerInfo) endsWords(m []byte, x, y uint64) (int, bool) {
+	if e == nil {
+		return 0, false
+	}
+	n, q := len(m), e.pn
+	if q == 0 || n < 16 {
+		return e.ends(m)
+	}
+	// n > q: a byte before the space, as ends asks.
+	if n <= q || x&e.mx != e.px || y&e.my != e.py {
+		return 0, false
+	}
+	s := m[n-q:]
+	for off := 0; off+16 < q; off += 8 {
+		if binary.LittleEndian.Uint64(s[off:]) != e.pw[off/8] {
+			return 0, false
+		}
+	}
+	return n - q + 1, true
 }
 
 // ends reports whether m ends with " " and e's tail, and where the tail
@@ -323,15 +381,14 @@ func (p *Parser) skim(line []byte) bool {
 		p.pend.kind, sk.wrapped = pendNone, false
 		return true
 	}
-	if sk.off || !p.haveRecord || p.pend.kind != pendNone || len(p.held) > 0 || p.Stats.First.IsZero() {
+	if !p.skimOpen() {
 		return false
 	}
 	n := len(line)
 	if n > 1 && line[0] == '\t' {
 		return p.skimContinuation(line)
 	}
-	// "[" stamp "] " level " " message " (" logger ")"
-	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
+	if !log4jShaped(line) {
 		if n > 0 && sk.knownNoRecord(line) {
 			// continuation(), with a record before and none held.
 			p.Stats.Continuations++
@@ -342,6 +399,27 @@ func (p *Parser) skim(line []byte) bool {
 		}
 		return false
 	}
+	return p.skimRecord(line)
+}
+
+// skimOpen: the fast path may take a line now, no record held or
+// pending, the first record's time known. Only the slow path and
+// skimWrapped change what it says.
+func (p *Parser) skimOpen() bool {
+	return !p.skimSt.off && p.haveRecord && p.pend.kind == pendNone && len(p.held) == 0 && !p.Stats.First.IsZero()
+}
+
+// log4jShaped: line has the frame of Kafka's log4j layout,
+// "[" stamp "] " level " " message " (" logger ")".
+func log4jShaped(line []byte) bool {
+	n := len(line)
+	return n >= 40 && line[0] == '[' && line[n-1] == ')' && line[stampLen+1] == ']' && line[stampLen+2] == ' '
+}
+
+// skimRecord is skim for a log4jShaped line, with skimOpen true.
+func (p *Parser) skimRecord(line []byte) bool {
+	sk := &p.skimSt
+	n := len(line)
 	st := line[1 : 1+stampLen]
 	sameMin := sk.haveLast && sameMinute(st, sk.last[:])
 	if sameMin {
@@ -509,14 +587,26 @@ func (p *Parser) wrappedQuiet(lv Level, m []byte) bool {
 // it what it has buffered before it splits lines itself.
 func (p *Parser) Skim(b []byte) int {
 	off := 0
+	// open: skimOpen, asked again only after skim, as skimRecord
+	// leaves what it reads alone; most lines of a server.log are
+	// log4jShaped and go straight to skimRecord.
+	open := p.skimOpen()
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
 		if i < 0 {
 			return off
 		}
+		line := b[off : off+i]
 		// As Line, the line is numbered before skim reads it.
 		p.lineNo++
-		if !p.skim(b[off : off+i]) {
+		var ok bool
+		if open && log4jShaped(line) {
+			ok = p.skimRecord(line)
+		} else {
+			ok = p.skim(line)
+			open = p.skimOpen()
+		}
+		if !ok {
 			p.lineNo--
 			p.skimSt.refused = p.lineNo + 1
 			return off
