@@ -50,3 +50,25 @@ func pairIndexGo(s []byte, from, d int, c0, c1 byte) int {
 	}
 	return -1
 }
+
+// indexAny8Go is indexAny8 in Go.
+func indexAny8Go(s []byte, set *[8][16]byte) int {
+	for i, c := range s {
+		for _, a := range set {
+			if c == a[0] {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// indexAny2Go is indexAny2 in Go.
+func indexAny2Go(s []byte, c0, c1 byte) int {
+	for i, c := range s {
+		if c == c0 || c == c1 {
+			return i
+		}
+	}
+	return -1
+}

@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -54,4 +55,60 @@ func BenchmarkIndex(b *testing.B) {
 			}
 		}
 	})
+}
+
+// indexAny8 and indexAny2 agree with their Go forms, plainLine with its
+// eight bytes at a time, and a wordSet's one pass with its
+// search per anchor.
+func TestIndexAny8(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var sets [][8][16]byte
+	for _, b := range []string{"aaaaaaaa", "xyaxxxxx", "\x01\x02\x03\x04\x05\x06\x07\x08", "\x00|\x00\x00\x00\x00\x00\x00"} {
+		var set [8][16]byte
+		for i := range set {
+			set[i] = [16]byte(bytes.Repeat([]byte{b[i]}, 16))
+		}
+		sets = append(sets, set)
+	}
+	for n := 0; n < 200; n++ {
+		s := make([]byte, n)
+		for i := range s {
+			s[i] = byte(r.IntN(12))
+			if r.IntN(3) == 0 {
+				s[i] = "xyza|"[r.IntN(5)]
+			}
+		}
+		for k, set := range sets {
+			for from := 0; from <= n; from++ {
+				if got, want := indexAny8(s[from:], &set), indexAny8Go(s[from:], &set); got != want {
+					t.Fatalf("indexAny8(%q, set %d) = %d, want %d", s[from:], k, got, want)
+				}
+			}
+		}
+	}
+	for n := 0; n < 200; n++ {
+		s := make([]byte, n)
+		for i := range s {
+			s[i] = "ab|\x00"[r.IntN(4)]
+			if r.IntN(2) == 0 {
+				s[i] = 'a'
+			}
+		}
+		for from := 0; from <= n; from++ {
+			if got, want := indexAny2(s[from:], 0, '|'), indexAny2Go(s[from:], 0, '|'); got != want {
+				t.Fatalf("indexAny2(%q) = %d, want %d", s[from:], got, want)
+			}
+			if got, want := plainLine(s[from:]), plainLineGo(s[from:]); got != want {
+				t.Fatalf("plainLine(%q) = %v, want %v", s[from:], got, want)
+			}
+		}
+	}
+	ws := newWordSet(slices.Concat(clientWords, libraryWords))
+	one := *ws
+	one.many = false
+	for _, m := range []string{"", "Got error produce response", "x Got error produce respons", "producer/broker/1 state change to [retrying-1]", "kip-95", "kip-951 x", "|MSGSET|", "|MSGSET", "triggered writing grow Got"} {
+		if got, want := ws.in([]byte(m)), one.in([]byte(m)); got != want {
+			t.Errorf("in(%q) = %v, want %v", m, got, want)
+		}
+	}
 }
