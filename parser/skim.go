@@ -273,6 +273,21 @@ func (sk *skimState) seenLogger(m []byte) (int, *loggerInfo, int) {
 	return -1, nil, a
 }
 
+// wordsEnd: m (16 bytes or more, its last 16 x and y) ends with " " and
+// e's tail, e's pattern in words (pn > 0).
+func (e *loggerInfo) wordsEnd(m []byte, x, y uint64) bool {
+	if e == nil || e.pn == 0 || len(m) <= e.pn || x&e.mx != e.px || y&e.my != e.py {
+		return false
+	}
+	s := m[len(m)-e.pn:]
+	for off := 0; off+16 < len(s); off += 8 {
+		if binary.LittleEndian.Uint64(s[off:]) != e.pw[off/8] {
+			return false
+		}
+	}
+	return true
+}
+
 // lastWords: m's last 16 bytes, the logger's or its name's own, as two
 // little-endian words (a shorter m right-aligned in them).
 func lastWords(m []byte) (x, y uint64) {
@@ -431,16 +446,44 @@ func (p *Parser) skimRecord(line []byte) bool {
 	} else if !fixedStamp(st) {
 		return false
 	}
-	lv, k := parseLevel(line[stampLen+3:])
-	if lv == LevelNone {
-		return false
+	// parseLevel, without the call for the level of most lines.
+	lv, k := LevelInfo, 4
+	if binary.LittleEndian.Uint32(line[stampLen+3:]) != lvINFO {
+		if lv, k = parseLevel(line[stampLen+3:]); lv == LevelNone {
+			return false
+		}
 	}
 	i := stampLen + 3 + k
 	for i < n && line[i] == ' ' {
 		i++
 	}
 	m := line[i:]
-	j, lgr, slot := sk.seenLogger(m)
+	// seenLogger, by hand where m has its 16 bytes and the two slots'
+	// loggers their words (seenLogger asks ends otherwise).
+	j, lgr, slot := -1, (*loggerInfo)(nil), 0
+	if n := len(m); n >= 16 {
+		x, y := binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
+		a, b := loggerSlots(x, y)
+		ea, eb := sk.loggers[a], sk.loggers[b]
+		sk.useTick++
+		switch {
+		case ea.wordsEnd(m, x, y):
+			j, lgr, slot = n-ea.pn+1, ea, a
+			sk.used[a] = sk.useTick
+		case eb.wordsEnd(m, x, y):
+			j, lgr, slot = n-eb.pn+1, eb, b
+			sk.used[b] = sk.useTick
+		case ea != nil && ea.pn == 0, eb != nil && eb.pn == 0:
+			sk.useTick--
+			j, lgr, slot = sk.seenLogger(m)
+		case sk.used[b] < sk.used[a]:
+			slot = b
+		default:
+			slot = a
+		}
+	} else {
+		j, lgr, slot = sk.seenLogger(m)
+	}
 	if j < 0 {
 		// splitLogger, where the logger is plainly there: " (" name ")"
 		// with no space in the name and no Connect ":line" suffix.
@@ -479,9 +522,29 @@ func (p *Parser) skimRecord(line []byte) bool {
 			p.Stats.Eras |= EraLogPrefix
 		}
 	}
-	p.skimOrder(st, sameMin)
+	if sameMin {
+		// skimOrder's first case, without the call.
+		if secondsKey(st) < secondsKey(sk.last[:]) {
+			p.skimBack()
+		} else {
+			sk.maxStale, sk.maxIsLast = true, true
+		}
+		copy(sk.last[17:], st[17:])
+		sk.keyStale = true
+	} else {
+		p.skimOrder(st, false)
+	}
 	sk.taken++
 	return true
+}
+
+// skimBack counts a record older than the last one (skimOrder).
+func (p *Parser) skimBack() {
+	sk := &p.skimSt
+	p.Stats.OutOfOrder++
+	if sk.maxStale && sk.maxIsLast {
+		sk.max, sk.maxIsLast = sk.last, false
+	}
 }
 
 // skimOrder is record()'s disorder count and newest time for a record
@@ -509,10 +572,7 @@ func (p *Parser) skimOrder(st []byte, sameMin bool) {
 		}
 	}
 	if c < 0 {
-		p.Stats.OutOfOrder++
-		if sk.maxStale && sk.maxIsLast {
-			sk.max, sk.maxIsLast = sk.last, false
-		}
+		p.skimBack()
 	} else {
 		sk.maxStale, sk.maxIsLast = true, true
 	}
@@ -680,7 +740,9 @@ func (p *Parser) skimContinuation(line []byte) bool {
 // skippable: dispatch would only count a record of logger class lg, level
 // lv and message m (after the layout's logger and Connect context).
 func (p *Parser) skippable(lg loggerKind, lv Level, internal bool, m []byte) bool {
-	if configShaped(m) {
+	// configShaped's first test here: most messages begin with neither
+	// a capital nor "T".
+	if len(m) >= 20 && m[0]-'A' < 26 && configShaped(m) {
 		return false
 	}
 	switch lg {
