@@ -110,7 +110,7 @@ func parsePrefix(m []byte) (prefix, []byte) {
 		case bytes.HasPrefix(in, []byte("Partition ")):
 			// "[Partition t-p broker=N]"
 			body := in[len("Partition "):]
-			if b := bytes.Index(body, []byte(" broker=")); b > 0 {
+			if b := index(body, " broker="); b > 0 {
 				pf.id = atoi32(body[b+len(" broker="):])
 				pf.side = sideBroker
 				pf.tpRaw = body[:b]
@@ -193,7 +193,7 @@ func parsePrefix(m []byte) (prefix, []byte) {
 	}
 	// 0.8–0.11 Partition logIdent: "Partition [t,p] on broker N: ".
 	if bytes.HasPrefix(m, []byte("Partition [")) {
-		if i := bytes.Index(m, []byte("] on broker ")); i > 0 {
+		if i := index(m, "] on broker "); i > 0 {
 			if v, rest, ok := leadingInt(m[i+len("] on broker "):]); ok && bytes.HasPrefix(rest, []byte(": ")) {
 				pf.side, pf.id = sideBroker, int32(v)
 				pf.tpRaw = m[len("Partition ") : i+1]
@@ -326,7 +326,7 @@ func (p *Parser) broker(lg loggerKind) bool {
 
 // controllerFrom reads "from controller K epoch CE" anywhere in s.
 func controllerFrom(s []byte, ev *Event) {
-	i := bytes.Index(s, []byte("controller "))
+	i := index(s, "controller ")
 	for i >= 0 {
 		v, rest, ok := leadingInt(s[i+len("controller "):])
 		if ok {
@@ -338,7 +338,7 @@ func controllerFrom(s []byte, ev *Event) {
 			}
 			return
 		}
-		j := bytes.Index(s[i+1:], []byte("controller "))
+		j := index(s[i+1:], "controller ")
 		if j < 0 {
 			return
 		}
@@ -351,7 +351,7 @@ func controllerFrom(s []byte, ev *Event) {
 func correlation(s []byte) int64 {
 	first := -1 // the first "correlationId "
 	for i := 0; ; {
-		j := bytes.Index(s[i:], []byte("correlation"))
+		j := index(s[i:], "correlation")
 		if j < 0 {
 			break
 		}
@@ -363,7 +363,7 @@ func correlation(s []byte) int64 {
 				return v
 			}
 			if first < 0 {
-				if k := bytes.Index(s, []byte("correlationId ")); k >= 0 {
+				if k := index(s, "correlationId "); k >= 0 {
 					first = k + len("correlationId ")
 				}
 			}
@@ -397,12 +397,12 @@ func (p *Parser) applyState(ev *Event, st PartitionState) {
 // structBetween returns the struct text between "request " (or "info ") and
 // the marker that follows it.
 func structBetween(s []byte, after, before string) []byte {
-	i := bytes.Index(s, []byte(after))
+	i := index(s, after)
 	if i < 0 {
 		return nil
 	}
 	s = s[i+len(after):]
-	j := bytes.Index(s, []byte(before))
+	j := index(s, before)
 	if j < 0 {
 		return nil
 	}
@@ -426,9 +426,9 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 	case has(s, "received LeaderAndIsr request "):
 		phase = PhaseReceived
 	case has(s, "handling LeaderAndIsr request "):
-		if bytes.Contains(s, []byte("become-leader")) {
+		if contains(s, "become-leader") {
 			phase, role = PhaseHandling, RoleLeader
-		} else if bytes.Contains(s, []byte("become-follower")) {
+		} else if contains(s, "become-follower") {
 			phase, role = PhaseHandling, RoleFollower
 		} else if n, ok := intAfter(s, " for "); ok && bytes.HasSuffix(s, []byte(" partitions")) {
 			// 2.6+ request start.
@@ -442,15 +442,15 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 			return true
 		}
 	case has(s, "stopped fetchers as part of "):
-		if bytes.Contains(s, []byte("become-leader")) {
+		if contains(s, "become-leader") {
 			role = RoleLeader
 		} else {
 			role = RoleFollower
 		}
-		if bytes.HasSuffix(s, []byte(" partitions")) && !bytes.Contains(s, []byte("for partition ")) {
+		if bytes.HasSuffix(s, []byte(" partitions")) && !contains(s, "for partition ") {
 			n, _ := lastInt(s)
 			ev := p.start(KindRequestPhase)
-			if bytes.Contains(s, []byte("controlled shutdown")) {
+			if contains(s, "controlled shutdown") {
 				// KRaft: this broker is shutting down; its partitions lose it.
 				role = RoleFollower
 				ev.Cause = CauseControlledShutdown
@@ -480,7 +480,7 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 		phase, role = PhaseStartedFetcher, RoleFollower
 	case has(s, "completed LeaderAndIsr request "):
 		phase = PhaseCompleted
-		if bytes.Contains(s, []byte("become-leader")) {
+		if contains(s, "become-leader") {
 			role = RoleLeader
 		} else {
 			role = RoleFollower
@@ -506,16 +506,16 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 		ev := p.start(KindRequestStart)
 		ev.Broker = pf.id
 		ev.Count = int32(n)
-		if bytes.Contains(s, []byte("local leaders")) {
+		if contains(s, "local leaders") {
 			ev.Role = RoleLeader
-		} else if bytes.Contains(s, []byte("local followers")) {
+		} else if contains(s, "local followers") {
 			ev.Role = RoleFollower
 		} else {
 			return false
 		}
 		p.send()
 		return true
-	case has(s, "Add ") && bytes.Contains(s, []byte("from metadata cache")):
+	case has(s, "Add ") && contains(s, "from metadata cache"):
 		// Request-level UpdateMetadata summary (2.6+); names no partitions.
 		n, _ := intAfter(s, "Add ")
 		ev := p.start(KindRequestPhase)
@@ -551,7 +551,7 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 		if st.Topic != "" && st.Partition >= 0 && validTopic([]byte(st.Topic)) {
 			ev.Topic, ev.Partition = st.Topic, st.Partition
 			p.Stats.Eras |= EraGenerated
-		} else if bytes.Contains(s, []byte("PartitionState(")) {
+		} else if contains(s, "PartitionState(") {
 			p.Stats.Eras |= EraPartitionState
 		}
 		if st.Leader != Unknown && pf.id != Unknown {
@@ -572,7 +572,7 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 			return false
 		}
 		ev.Topic, ev.Partition = t, part
-		if bytes.Contains(s, []byte("for partition [")) {
+		if contains(s, "for partition [") {
 			p.Stats.Eras |= EraBracketTP
 		} else if bytes.HasPrefix(r.Msg, []byte("Broker ")) {
 			p.Stats.Eras |= EraTPInTransition
@@ -581,7 +581,7 @@ func (p *Parser) brokerStateChange(pf prefix, s []byte) bool {
 	if ev.Leader == Unknown {
 		// " with leader L", else " with leader BrokerEndPoint(id=L": the
 		// first of those is at or after the first of these.
-		if i := bytes.Index(s, []byte(" with leader ")); i >= 0 {
+		if i := index(s, " with leader "); i >= 0 {
 			if v, _, ok := leadingInt(s[i+len(" with leader "):]); ok {
 				ev.Leader = int32(v)
 			} else if v, ok := intAfter(s[i:], " with leader BrokerEndPoint(id="); ok {
@@ -625,7 +625,7 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 		role, body = RoleFollower, s[len("Follower "):]
 	default:
 		// "t-p starts at Leader Epoch E ..." (0.11–2.5, server.log): leader side.
-		if !bytes.Contains(s, []byte(" starts at ")) {
+		if !contains(s, " starts at ") {
 			return false
 		}
 		role = RoleLeader
@@ -634,7 +634,7 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	if sp <= 0 {
 		return false
 	}
-	i := bytes.Index(body, []byte("starts at "))
+	i := index(body, "starts at ")
 	if i < 0 {
 		return false
 	}
@@ -658,10 +658,10 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 	}
 	// An era once marked is not looked for again: these searches run
 	// over every epoch line of a state-change.log.
-	if p.Stats.Eras&EraTopicID == 0 && bytes.Contains(body, []byte("with topic id ")) {
+	if p.Stats.Eras&EraTopicID == 0 && contains(body, "with topic id ") {
 		p.Stats.Eras |= EraTopicID
 	}
-	if p.Stats.Eras&EraPreviousLeader == 0 && (bytes.Contains(body, []byte("Previous leader Some(")) || bytes.Contains(body, []byte("Previous leader None"))) {
+	if p.Stats.Eras&EraPreviousLeader == 0 && (contains(body, "Previous leader Some(") || contains(body, "Previous leader None")) {
 		p.Stats.Eras |= EraPreviousLeader
 	}
 	ev := p.start(KindPhase)
@@ -676,7 +676,7 @@ func (p *Parser) partitionLine(pf prefix, s []byte) bool {
 		ev.Leader = int32(v)
 	}
 	if role == RoleLeader {
-		if isr := bytes.Index(body, []byte(" ISR ")); isr >= 0 {
+		if isr := index(body, " ISR "); isr >= 0 {
 			// 2.6+ prints isr.mkString("[", ",", "]") (3.x then ", adding
 			// replicas"); 2.4/2.5 a bare "0": a bracketed list ends at ']'.
 			v := body[isr+5:]

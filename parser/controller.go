@@ -18,7 +18,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		if b, ok := intAfter(s, " to broker "); ok {
 			ev.Broker = int32(b)
 		}
-		if bytes.Contains(s[:min(len(s), 32)], []byte("become-leader")) {
+		if contains(s[:min(len(s), 32)], "become-leader") {
 			ev.Role = RoleLeader
 		} else {
 			ev.Role = RoleFollower
@@ -37,7 +37,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		p.send()
 		return true
 	case has(s, "sending UpdateMetadata request "):
-		if bytes.HasSuffix(s, []byte(" partitions")) && !bytes.Contains(s, []byte("for partition ")) {
+		if bytes.HasSuffix(s, []byte(" partitions")) && !contains(s, "for partition ") {
 			// 2.6+ request-level summary: "Sending UpdateMetadata request to
 			// brokers Set(1, 2, 3) for N partitions". The timeline ties it to
 			// the decisions just logged and to each broker's "Add N partitions".
@@ -45,9 +45,9 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 			ev.Phase = PhaseCached
 			ev.Metadata = true
 			ev.Controller, ev.ControllerEpoch = pf.id, pf.epoch
-			if i := bytes.Index(s, []byte("to brokers ")); i >= 0 {
+			if i := index(s, "to brokers "); i >= 0 {
 				rest := s[i+len("to brokers "):]
-				if j := bytes.Index(rest, []byte(" for ")); j >= 0 {
+				if j := index(rest, " for "); j >= 0 {
 					ev.Subjects = parseIntList(rest[:j])
 				}
 			}
@@ -84,7 +84,7 @@ func (p *Parser) zkControllerStateChange(pf prefix, s []byte) bool {
 		ev.Topic, ev.Partition = t, part
 		p.send()
 		return true
-	case has(s, "Partition ") && bytes.Contains(s, []byte(" state changed to ")):
+	case has(s, "Partition ") && contains(s, " state changed to "):
 		// 2.6+: "Partition t-p state changed to (Leader:L,ISR:..,LeaderEpoch:E,...)
 		// after removing replica R from the ISR as part of transition to OfflineReplica"
 		t, part, ok := p.partitionAfter(s, "Partition ")
@@ -140,7 +140,7 @@ func (p *Parser) changedPartition(pf prefix, s []byte) bool {
 	case bytes.Equal(from, []byte("NewPartition")):
 		ev.Cause = CauseNewPartition
 	}
-	if i := bytes.Index(rest, []byte(" with state ")); i >= 0 {
+	if i := index(rest, " with state "); i >= 0 {
 		p.applyState(ev, ParseState(rest[i+len(" with state "):]))
 	} else if v, ok := intAfter(rest, " with leader "); ok {
 		ev.Leader = int32(v)
@@ -154,7 +154,7 @@ func (p *Parser) changedPartition(pf prefix, s []byte) bool {
 
 // stateNames reads "from X to Y" or "state from X to Y".
 func stateNames(s []byte) (from, to []byte) {
-	i := bytes.Index(s, []byte("from "))
+	i := index(s, "from ")
 	if i < 0 {
 		return nil, nil
 	}
@@ -177,7 +177,7 @@ func stateNames(s []byte) (from, to []byte) {
 
 // jsonLeaderAndIsr reads {"leader":L,"leader_epoch":E,"isr":[...]} after marker.
 func jsonAfter(s []byte, marker string) []byte {
-	i := bytes.Index(s, []byte(marker))
+	i := index(s, marker)
 	if i < 0 {
 		return nil
 	}
@@ -231,9 +231,9 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		// The partitions it names start their elections here: one
 		// trigger per partition, which the timeline takes as each
 		// election's first line.
-		if i := bytes.Index(s, []byte("for partitions ")); i >= 0 {
+		if i := index(s, "for partitions "); i >= 0 {
 			list := s[i+len("for partitions "):]
-			if j := bytes.Index(list, []byte(" triggered by ")); j >= 0 {
+			if j := index(list, " triggered by "); j >= 0 {
 				list = list[:j]
 			}
 			p.eachTP(list, func(t string, part int32) {
@@ -256,10 +256,10 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		}
 		p.send()
 		return true
-	case bytes.HasPrefix(s, []byte("Current leader ")) && bytes.Contains(s, []byte("is not the preferred replica")):
+	case bytes.HasPrefix(s, []byte("Current leader ")) && contains(s, "is not the preferred replica"):
 		p.partitionTrigger(pf, s, CausePreferred, "Current leader ")
 		return true
-	case bytes.HasPrefix(s, []byte("Partition ")) && bytes.Contains(s, []byte("completed preferred replica leader election")):
+	case bytes.HasPrefix(s, []byte("Partition ")) && contains(s, "completed preferred replica leader election"):
 		t, part, ok := p.partitionAfter(s, "Partition ")
 		if !ok {
 			return false
@@ -273,7 +273,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		}
 		p.send()
 		return true
-	case bytes.HasPrefix(s, []byte("Leader ")) && bytes.Contains(s, []byte("being reassigned")):
+	case bytes.HasPrefix(s, []byte("Leader ")) && contains(s, "being reassigned"):
 		p.partitionTrigger(pf, s, CauseReassignment, "Leader ")
 		return true
 	case bytes.HasPrefix(s, []byte("No broker in ISR is alive for ")):
@@ -297,8 +297,8 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		bytes.HasPrefix(s, []byte("Initializing leader and isr for partition ")),
 		bytes.HasPrefix(s, []byte("After leader election, leader cache for ")):
 		return p.controllerLeaderLine(pf, s)
-	case bytes.Contains(s, []byte("successfully elected as the controller")),
-		bytes.HasPrefix(s, []byte("Broker ")) && bytes.Contains(s, []byte("starting become controller state transition")):
+	case contains(s, "successfully elected as the controller"),
+		bytes.HasPrefix(s, []byte("Broker ")) && contains(s, "starting become controller state transition"):
 		ev := p.start(KindControllerChange)
 		ev.Lifecycle = LifeControllerElected
 		if v, _, ok := leadingInt(s); ok {
@@ -322,7 +322,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		ev.ControllerEpoch = int32After(s, "Incremented epoch to ")
 		p.send()
 		return true
-	case bytes.Contains(s, []byte("ready to serve as the new controller with epoch ")),
+	case contains(s, "ready to serve as the new controller with epoch "),
 		bytes.HasPrefix(s, []byte("Ready to serve as the new controller with epoch ")):
 		ev := p.start(KindControllerChange)
 		ev.Lifecycle = LifeControllerElected
@@ -337,7 +337,7 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		}
 		p.send()
 		return true
-	case bytes.HasPrefix(s, []byte("ISR for partition ")) && bytes.Contains(s, []byte(" updated to ")):
+	case bytes.HasPrefix(s, []byte("ISR for partition ")) && contains(s, " updated to "):
 		// DEBUG (3.x ZK): the controller rewrote the ISR; leader and epoch as stored.
 		t, part, ok := p.partitionAfter(s, "ISR for partition ")
 		if !ok {
@@ -346,11 +346,11 @@ func (p *Parser) zkController(pf prefix, s []byte) bool {
 		ev := p.start(KindDecision)
 		ev.Controller = pf.id
 		ev.Metadata = true
-		p.applyState(ev, ParseState(s[bytes.Index(s, []byte(" updated to ")):]))
+		p.applyState(ev, ParseState(s[index(s, " updated to "):]))
 		ev.Topic, ev.Partition = t, part
 		p.send()
 		return true
-	case bytes.Equal(s, []byte("Resigned")), bytes.Contains(s, []byte("resigned as the controller")):
+	case bytes.Equal(s, []byte("Resigned")), contains(s, "resigned as the controller"):
 		ev := p.start(KindControllerChange)
 		ev.Lifecycle = LifeControllerResigned
 		ev.Controller = pf.id
@@ -387,7 +387,7 @@ func (p *Parser) controllerLeaderLine(pf prefix, s []byte) bool {
 	switch {
 	case bytes.HasPrefix(s, []byte("Selected new leader and ISR ")):
 		st = ParseState(jsonAfter(s, "ISR "))
-		if i := bytes.Index(s, []byte(" for offline partition ")); i >= 0 {
+		if i := index(s, " for offline partition "); i >= 0 {
 			tp = s[i+len(" for offline partition "):]
 			ev.Cause = CauseOfflinePartition
 		} else if i := bytes.LastIndex(s, []byte(" for ")); i >= 0 {
@@ -425,7 +425,7 @@ func (p *Parser) controllerLeaderLine(pf prefix, s []byte) bool {
 
 // listBetween reads the comma-separated ids right after marker.
 func listBetween(s []byte, marker string) []int32 {
-	i := bytes.Index(s, []byte(marker))
+	i := index(s, marker)
 	if i < 0 {
 		return nil
 	}
@@ -496,7 +496,7 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		return true
 	case bytes.HasPrefix(s, []byte("UNCLEAN partition change for ")), bytes.HasPrefix(s, []byte("partition change for ")):
 		unclean := s[0] == 'U'
-		rest := s[bytes.Index(s, []byte("change for "))+len("change for "):]
+		rest := s[index(s, "change for ")+len("change for "):]
 		sp := bytes.IndexByte(rest, ' ')
 		if sp <= 0 {
 			return false
@@ -505,7 +505,7 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		if !ok {
 			return false
 		}
-		c := bytes.Index(rest, []byte(": "))
+		c := index(rest, ": ")
 		if c < 0 {
 			return false
 		}
@@ -582,25 +582,25 @@ func (p *Parser) kraftController(pf prefix, s []byte) bool {
 		ev.Broker = b
 		ev.Controller = pf.id
 		switch {
-		case bytes.Contains(s, []byte("fenced=1")):
+		case contains(s, "fenced=1"):
 			ev.Lifecycle = LifeFenced
-		case bytes.Contains(s, []byte("fenced=-1")):
+		case contains(s, "fenced=-1"):
 			ev.Lifecycle = LifeUnfenced
-		case bytes.Contains(s, []byte("inControlledShutdown=1")):
+		case contains(s, "inControlledShutdown=1"):
 			ev.Lifecycle = LifeControlledShutdown
 		default:
 			return true
 		}
 		p.send()
 		return true
-	case bytes.HasPrefix(s, []byte("Unfenced broker ")) && bytes.Contains(s, []byte("controlled shutdown")):
+	case bytes.HasPrefix(s, []byte("Unfenced broker ")) && contains(s, "controlled shutdown"):
 		v := int32After(s, "Unfenced broker ")
 		if v == Unknown {
 			return false
 		}
 		trigger(CauseControlledShutdown, []int32{v}, 0)
 		return true
-	case bytes.HasPrefix(s, []byte("Setting new leader for topicId ")) && bytes.Contains(s, []byte("unclean election")):
+	case bytes.HasPrefix(s, []byte("Setting new leader for topicId ")) && contains(s, "unclean election"):
 		trigger(CauseUnclean, nil, 1)
 		return true
 	}
@@ -617,9 +617,9 @@ type diff struct {
 func parseDiff(s []byte) diff {
 	d := diff{leader: Unknown, prevLeader: Unknown, epoch: Unknown}
 	field := func(name string) (old, new []byte, ok bool) {
-		i := bytes.Index(s, []byte(name+": "))
+		i := index(s, name+": ")
 		for i > 0 && s[i-1] != ' ' {
-			j := bytes.Index(s[i+1:], []byte(name+": "))
+			j := index(s[i+1:], name+": ")
 			if j < 0 {
 				return nil, nil, false
 			}
@@ -629,7 +629,7 @@ func parseDiff(s []byte) diff {
 			return nil, nil, false
 		}
 		v := s[i+len(name)+2:]
-		a := bytes.Index(v, []byte(" -> "))
+		a := index(v, " -> ")
 		if a < 0 {
 			return nil, nil, false
 		}
@@ -680,7 +680,7 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 		life = LifeShutdown
 	case bytes.HasPrefix(s, []byte("Starting controlled shutdown")), bytes.HasPrefix(s, []byte("Beginning controlled shutdown")):
 		life = LifeControlledShutdown
-	case bytes.HasPrefix(s, []byte("Session expired")), bytes.Contains(s, []byte("zookeeper state changed (Expired)")):
+	case bytes.HasPrefix(s, []byte("Session expired")), contains(s, "zookeeper state changed (Expired)"):
 		life = LifeSessionExpired
 	case bytes.HasPrefix(s, []byte("Registered broker ")), bytes.HasPrefix(s, []byte("Successfully registered broker ")):
 		life = LifeRegistered
@@ -694,7 +694,7 @@ func (p *Parser) serverLine(pf prefix, s []byte) bool {
 	case bytes.HasPrefix(s, []byte("Transitioning from ")) && bytes.HasSuffix(bytes.TrimRight(s, "."), []byte("to SHUTTING_DOWN")):
 		// KRaft BrokerLifecycleManager: the broker is going down.
 		life = LifeShuttingDown
-	case bytes.HasPrefix(s, []byte("Produce request with correlation id ")) && bytes.Contains(s, []byte("Leader not local for partition")):
+	case bytes.HasPrefix(s, []byte("Produce request with correlation id ")) && contains(s, "Leader not local for partition"):
 		// 0.8.2–0.9 brokers log the rejected produce (broker.md §6.7).
 		p.Stats.Eras |= EraLeaderNotLocal
 		t, part, ok := p.partitionAfter(s, " on partition ")

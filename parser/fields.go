@@ -149,10 +149,10 @@ func scanFields(s []byte, fn func(key, val []byte)) {
 // parseIntList reads "[2, 3]", "2,3", "List(2, 3)", "Set(1)", "[]",
 // "List(BrokerState(brokerId=2, brokerEpoch=-1), ...)".
 func parseIntList(v []byte) []int32 {
-	if bytes.Contains(v, []byte("brokerId=")) {
+	if contains(v, "brokerId=") {
 		var out []int32
 		for {
-			i := bytes.Index(v, []byte("brokerId="))
+			i := index(v, "brokerId=")
 			if i < 0 {
 				return out
 			}
@@ -376,7 +376,7 @@ func validTopic(b []byte) bool {
 // tokenAfter returns the bytes after the first occurrence of marker up to
 // the next space (or end), trimmed of trailing punctuation '.' ',' ')'.
 func tokenAfter(s []byte, marker string) ([]byte, bool) {
-	i := bytes.Index(s, []byte(marker))
+	i := index(s, marker)
 	if i < 0 {
 		return nil, false
 	}
@@ -390,7 +390,7 @@ func tokenAfter(s []byte, marker string) ([]byte, bool) {
 
 // intAfter reads the integer right after marker.
 func intAfter(s []byte, marker string) (int64, bool) {
-	i := bytes.Index(s, []byte(marker))
+	i := index(s, marker)
 	if i < 0 {
 		return 0, false
 	}
@@ -410,7 +410,7 @@ func int32After(s []byte, marker string) int32 {
 
 // partitionAfter reads "t-p" or "[t,p]" right after marker.
 func (p *Parser) partitionAfter(s []byte, marker string) (string, int32, bool) {
-	i := bytes.Index(s, []byte(marker))
+	i := index(s, marker)
 	if i < 0 {
 		return "", 0, false
 	}

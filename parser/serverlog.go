@@ -110,8 +110,8 @@ func (p *Parser) isrLine(pf prefix, s []byte) bool {
 		ev.PrevISR, ev.ISR = parseIntList(from), parseIntList(to)
 	case bytes.HasPrefix(s, []byte("ISR updated to ")), bytes.HasPrefix(s, []byte("ISR updated from AlterIsr to ")):
 		ev.Text = "updated"
-		rest := s[bytes.Index(s, []byte(" to "))+4:]
-		if e := bytes.Index(rest, []byte(" and ")); e >= 0 {
+		rest := s[index(s, " to ")+4:]
+		if e := index(rest, " and "); e >= 0 {
 			rest = rest[:e]
 		}
 		ev.ISR = parseIntList(rest)
@@ -128,12 +128,12 @@ func (p *Parser) isrLine(pf prefix, s []byte) bool {
 // fromTo reads "... from A to B" where A and B are comma-separated ids;
 // B ends at ". " or the end.
 func fromTo(s []byte) (from, to []byte, ok bool) {
-	i := bytes.Index(s, []byte(" from "))
+	i := index(s, " from ")
 	if i < 0 {
 		return nil, nil, false
 	}
 	rest := s[i+6:]
-	j := bytes.Index(rest, []byte(" to "))
+	j := index(rest, " to ")
 	if j < 0 {
 		return nil, nil, false
 	}
@@ -147,7 +147,7 @@ func fromTo(s []byte) (from, to []byte, ok bool) {
 // truncation: follower log truncation after a leader change (§6.3, §6.4),
 // and the FATAL refusal that betrays an unclean leader.
 func (p *Parser) truncation(pf prefix, s []byte) bool {
-	if !bytes.Contains(s, []byte("runcat")) {
+	if !contains(s, "runcat") {
 		return true
 	}
 	ev := p.start(KindTruncation)
@@ -185,17 +185,17 @@ func (p *Parser) truncation(pf prefix, s []byte) bool {
 		ev.Topic, ev.Partition, ok = p.firstWordTP(s[len("Truncating log "):])
 		ev.Offset = off(" to offset ")
 		ev.Text = "truncate"
-	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" below high watermark ")):
+	case bytes.HasPrefix(s, []byte("Truncating ")) && contains(s, " below high watermark "):
 		ev.Topic, ev.Partition, ok = p.firstWordTP(s[len("Truncating "):])
 		ev.Offset = off(" to offset ")
 		ev.EndOffset = off("below high watermark ")
 		ev.Text = "below_high_watermark"
-	case bytes.HasPrefix(s, []byte("Truncating to ")) && bytes.Contains(s, []byte(" has no effect")) && len(pf.tpRaw) > 0:
+	case bytes.HasPrefix(s, []byte("Truncating to ")) && contains(s, " has no effect") && len(pf.tpRaw) > 0:
 		// 1.0+: the follower's truncation step ran and found nothing to cut.
 		ev.Topic, ev.Partition, ok = pf.tp(p)
 		ev.Offset = off("Truncating to ")
 		ev.Text = "noop"
-	case bytes.HasPrefix(s, []byte("Truncating ")) && bytes.Contains(s, []byte(" has no effect")):
+	case bytes.HasPrefix(s, []byte("Truncating ")) && contains(s, " has no effect"):
 		// ≤0.11: "Truncating t-p to N has no effect as the largest offset in the log is M."
 		ev.Topic, ev.Partition, ok = p.firstWordTP(s[len("Truncating "):])
 		ev.Offset = off(" to ")
@@ -239,7 +239,7 @@ func (p *Parser) fetcherManager(pf prefix, s []byte) bool {
 		} else {
 			leader = atoi32(rest)
 		}
-		i := bytes.Index(s, []byte(" for partitions "))
+		i := index(s, " for partitions ")
 		if i < 0 {
 			return false
 		}

@@ -181,10 +181,19 @@ func (sk *skimState) knownNoRecord(line []byte) bool {
 
 // loggerInfo is what the fast path reads of a logger: tail is "(" name ")".
 type loggerInfo struct {
-	tail     string
-	kind     loggerKind
-	internal bool // brokerInternal(name)
-	broker   bool // a broker's own logger, never inside a connector (connectContext)
+	tail string
+	kind loggerKind
+	// The pattern " " tail as words, for seenLogger to compare with the
+	// words lastWords read of a line's end, no call and no second
+	// pointer: px, py (masked by mx, my) are its last 16 bytes as the
+	// line's last 16 hold them (right-aligned, so a short pattern
+	// leaves the message's bytes out), pw its leading words when it is
+	// longer; pn its length, 0 when it is too long for pw (ends then).
+	px, py, mx, my uint64
+	pw             [6]uint64
+	pn             int
+	internal       bool // brokerInternal(name)
+	broker         bool // a broker's own logger, never inside a connector (connectContext)
 	// era: what markEraOf gives every record of the logger (lgLog), and
 	// logPrefix whether it gives EraLogPrefix to a "[Log partition="
 	// message: read once per logger, not per line.
@@ -237,6 +246,7 @@ func internLogger(tail []byte) *loggerInfo {
 	}
 	e := readLogger(tail)
 	e.tail = string(tail)
+	e.setPattern()
 	loggerInfos.m[e.tail] = &e
 	return &e
 }
@@ -246,13 +256,14 @@ func internLogger(tail []byte) *loggerInfo {
 // stops, as a logger name holds no "(" or space. Else it returns -1 and
 // the slot for see to keep m's logger in.
 func (sk *skimState) seenLogger(m []byte) (int, *loggerInfo, int) {
-	a, b := loggerSlots(m)
+	x, y := lastWords(m)
+	a, b := loggerSlots(x, y)
 	sk.useTick++
-	if j, ok := sk.loggers[a].ends(m); ok {
+	if j, ok := sk.loggers[a].endsWords(m, x, y); ok {
 		sk.used[a] = sk.useTick
 		return j, sk.loggers[a], a
 	}
-	if j, ok := sk.loggers[b].ends(m); ok {
+	if j, ok := sk.loggers[b].endsWords(m, x, y); ok {
 		sk.used[b] = sk.useTick
 		return j, sk.loggers[b], b
 	}
@@ -262,25 +273,87 @@ func (sk *skimState) seenLogger(m []byte) (int, *loggerInfo, int) {
 	return -1, nil, a
 }
 
-// loggerSlots: the two places in loggers for the logger that m (a
-// message with its " (logger)") ends with, from m's last 16 bytes, the
-// logger's or its name's own.
-func loggerSlots(m []byte) (int, int) {
-	var x, y uint64
-	if n := len(m); n >= 16 {
-		x, y = binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
-	} else {
-		for _, c := range m {
-			x = x<<8 | y>>56
-			y = y<<8 | uint64(c)
+// wordsEnd: m (16 bytes or more, its last 16 x and y) ends with " " and
+// e's tail, e's pattern in words (pn > 0).
+func (e *loggerInfo) wordsEnd(m []byte, x, y uint64) bool {
+	if e == nil || e.pn == 0 || len(m) <= e.pn || x&e.mx != e.px || y&e.my != e.py {
+		return false
+	}
+	s := m[len(m)-e.pn:]
+	for off := 0; off+16 < len(s); off += 8 {
+		if binary.LittleEndian.Uint64(s[off:]) != e.pw[off/8] {
+			return false
 		}
 	}
+	return true
+}
+
+// lastWords: m's last 16 bytes, the logger's or its name's own, as two
+// little-endian words (a shorter m right-aligned in them).
+func lastWords(m []byte) (x, y uint64) {
+	if n := len(m); n >= 16 {
+		return binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
+	}
+	for _, c := range m {
+		x = x<<8 | y>>56
+		y = y<<8 | uint64(c)
+	}
+	return x, y
+}
+
+// loggerSlots: the two places in loggers for the logger that a message
+// with its " (logger)" ends with, from its lastWords x, y.
+func loggerSlots(x, y uint64) (int, int) {
 	h := (x*0x9e3779b97f4a7c15 ^ y) * 0xc2b2ae3d27d4eb4f
 	a, b := int(h>>59), int(h>>54&31)
 	if b == a {
 		b ^= 1
 	}
 	return a, b
+}
+
+// setPattern fills px, py, mx, my, pw and pn from tail.
+func (e *loggerInfo) setPattern() {
+	pat := " " + e.tail
+	q := len(pat)
+	if q > 16+8*len(e.pw) {
+		return
+	}
+	var end, mask [16]byte
+	k := min(q, 16)
+	copy(end[16-k:], pat[q-k:])
+	for i := 16 - k; i < 16; i++ {
+		mask[i] = 0xff
+	}
+	e.px, e.py = binary.LittleEndian.Uint64(end[:8]), binary.LittleEndian.Uint64(end[8:])
+	e.mx, e.my = binary.LittleEndian.Uint64(mask[:8]), binary.LittleEndian.Uint64(mask[8:])
+	for off := 0; off+16 < q; off += 8 {
+		e.pw[off/8] = binary.LittleEndian.Uint64([]byte(pat[off:]))
+	}
+	e.pn = q
+}
+
+// endsWords is ends for a message whose lastWords are x, y: the pattern's
+// words compared with the line's, where the tail fits them.
+func (e *loggerInfo) endsWords(m []byte, x, y uint64) (int, bool) {
+	if e == nil {
+		return 0, false
+	}
+	n, q := len(m), e.pn
+	if q == 0 || n < 16 {
+		return e.ends(m)
+	}
+	// n > q: a byte before the space, as ends asks.
+	if n <= q || x&e.mx != e.px || y&e.my != e.py {
+		return 0, false
+	}
+	s := m[n-q:]
+	for off := 0; off+16 < q; off += 8 {
+		if binary.LittleEndian.Uint64(s[off:]) != e.pw[off/8] {
+			return 0, false
+		}
+	}
+	return n - q + 1, true
 }
 
 // ends reports whether m ends with " " and e's tail, and where the tail
@@ -323,15 +396,14 @@ func (p *Parser) skim(line []byte) bool {
 		p.pend.kind, sk.wrapped = pendNone, false
 		return true
 	}
-	if sk.off || !p.haveRecord || p.pend.kind != pendNone || len(p.held) > 0 || p.Stats.First.IsZero() {
+	if !p.skimOpen() {
 		return false
 	}
 	n := len(line)
 	if n > 1 && line[0] == '\t' {
 		return p.skimContinuation(line)
 	}
-	// "[" stamp "] " level " " message " (" logger ")"
-	if n < 40 || line[0] != '[' || line[n-1] != ')' || line[stampLen+1] != ']' || line[stampLen+2] != ' ' {
+	if !log4jShaped(line) {
 		if n > 0 && sk.knownNoRecord(line) {
 			// continuation(), with a record before and none held.
 			p.Stats.Continuations++
@@ -342,6 +414,27 @@ func (p *Parser) skim(line []byte) bool {
 		}
 		return false
 	}
+	return p.skimRecord(line)
+}
+
+// skimOpen: the fast path may take a line now, no record held or
+// pending, the first record's time known. Only the slow path and
+// skimWrapped change what it says.
+func (p *Parser) skimOpen() bool {
+	return !p.skimSt.off && p.haveRecord && p.pend.kind == pendNone && len(p.held) == 0 && !p.Stats.First.IsZero()
+}
+
+// log4jShaped: line has the frame of Kafka's log4j layout,
+// "[" stamp "] " level " " message " (" logger ")".
+func log4jShaped(line []byte) bool {
+	n := len(line)
+	return n >= 40 && line[0] == '[' && line[n-1] == ')' && line[stampLen+1] == ']' && line[stampLen+2] == ' '
+}
+
+// skimRecord is skim for a log4jShaped line, with skimOpen true.
+func (p *Parser) skimRecord(line []byte) bool {
+	sk := &p.skimSt
+	n := len(line)
 	st := line[1 : 1+stampLen]
 	sameMin := sk.haveLast && sameMinute(st, sk.last[:])
 	if sameMin {
@@ -353,16 +446,44 @@ func (p *Parser) skim(line []byte) bool {
 	} else if !fixedStamp(st) {
 		return false
 	}
-	lv, k := parseLevel(line[stampLen+3:])
-	if lv == LevelNone {
-		return false
+	// parseLevel, without the call for the level of most lines.
+	lv, k := LevelInfo, 4
+	if binary.LittleEndian.Uint32(line[stampLen+3:]) != lvINFO {
+		if lv, k = parseLevel(line[stampLen+3:]); lv == LevelNone {
+			return false
+		}
 	}
 	i := stampLen + 3 + k
 	for i < n && line[i] == ' ' {
 		i++
 	}
 	m := line[i:]
-	j, lgr, slot := sk.seenLogger(m)
+	// seenLogger, by hand where m has its 16 bytes and the two slots'
+	// loggers their words (seenLogger asks ends otherwise).
+	j, lgr, slot := -1, (*loggerInfo)(nil), 0
+	if n := len(m); n >= 16 {
+		x, y := binary.LittleEndian.Uint64(m[n-16:]), binary.LittleEndian.Uint64(m[n-8:])
+		a, b := loggerSlots(x, y)
+		ea, eb := sk.loggers[a], sk.loggers[b]
+		sk.useTick++
+		switch {
+		case ea.wordsEnd(m, x, y):
+			j, lgr, slot = n-ea.pn+1, ea, a
+			sk.used[a] = sk.useTick
+		case eb.wordsEnd(m, x, y):
+			j, lgr, slot = n-eb.pn+1, eb, b
+			sk.used[b] = sk.useTick
+		case ea != nil && ea.pn == 0, eb != nil && eb.pn == 0:
+			sk.useTick--
+			j, lgr, slot = sk.seenLogger(m)
+		case sk.used[b] < sk.used[a]:
+			slot = b
+		default:
+			slot = a
+		}
+	} else {
+		j, lgr, slot = sk.seenLogger(m)
+	}
 	if j < 0 {
 		// splitLogger, where the logger is plainly there: " (" name ")"
 		// with no space in the name and no Connect ":line" suffix.
@@ -401,9 +522,29 @@ func (p *Parser) skim(line []byte) bool {
 			p.Stats.Eras |= EraLogPrefix
 		}
 	}
-	p.skimOrder(st, sameMin)
+	if sameMin {
+		// skimOrder's first case, without the call.
+		if secondsKey(st) < secondsKey(sk.last[:]) {
+			p.skimBack()
+		} else {
+			sk.maxStale, sk.maxIsLast = true, true
+		}
+		copy(sk.last[17:], st[17:])
+		sk.keyStale = true
+	} else {
+		p.skimOrder(st, false)
+	}
 	sk.taken++
 	return true
+}
+
+// skimBack counts a record older than the last one (skimOrder).
+func (p *Parser) skimBack() {
+	sk := &p.skimSt
+	p.Stats.OutOfOrder++
+	if sk.maxStale && sk.maxIsLast {
+		sk.max, sk.maxIsLast = sk.last, false
+	}
 }
 
 // skimOrder is record()'s disorder count and newest time for a record
@@ -431,10 +572,7 @@ func (p *Parser) skimOrder(st []byte, sameMin bool) {
 		}
 	}
 	if c < 0 {
-		p.Stats.OutOfOrder++
-		if sk.maxStale && sk.maxIsLast {
-			sk.max, sk.maxIsLast = sk.last, false
-		}
+		p.skimBack()
 	} else {
 		sk.maxStale, sk.maxIsLast = true, true
 	}
@@ -509,14 +647,26 @@ func (p *Parser) wrappedQuiet(lv Level, m []byte) bool {
 // it what it has buffered before it splits lines itself.
 func (p *Parser) Skim(b []byte) int {
 	off := 0
+	// open: skimOpen, asked again only after skim, as skimRecord
+	// leaves what it reads alone; most lines of a server.log are
+	// log4jShaped and go straight to skimRecord.
+	open := p.skimOpen()
 	for {
 		i := bytes.IndexByte(b[off:], '\n')
 		if i < 0 {
 			return off
 		}
+		line := b[off : off+i]
 		// As Line, the line is numbered before skim reads it.
 		p.lineNo++
-		if !p.skim(b[off : off+i]) {
+		var ok bool
+		if open && log4jShaped(line) {
+			ok = p.skimRecord(line)
+		} else {
+			ok = p.skim(line)
+			open = p.skimOpen()
+		}
+		if !ok {
 			p.lineNo--
 			p.skimSt.refused = p.lineNo + 1
 			return off
@@ -526,12 +676,23 @@ func (p *Parser) Skim(b []byte) int {
 	}
 }
 
-// plainLine: line holds no NUL, and no '|' in about its first 128 bytes,
-// so skimContinuation need not look for a NUL or a collector's "| ". One
-// pass of eight bytes at a time over the line: a search per buffer for
-// each (a window past the line, as this once was) read every byte of a
+// plainLine: line holds no NUL, and no '|' in its first 128 bytes, so
+// skimContinuation need not look for a NUL or a collector's "| ". One
+// pass over the line (both bytes 16 at a time where indexAny2 is the
+// machine's, else eight bytes at a time): a search per buffer for each
+// (a window past the line, as this once was) read every byte of a
 // server.log twice more, stack frames or not.
 func plainLine(line []byte) bool {
+	if pairSearch {
+		// indexAny2, 16 bytes a compare.
+		n := min(len(line), 128)
+		return indexAny2(line[:n], 0, '|') < 0 && (n == len(line) || bytes.IndexByte(line[n:], 0) < 0)
+	}
+	return plainLineGo(line)
+}
+
+// plainLineGo is plainLine in Go.
+func plainLineGo(line []byte) bool {
 	const ones, highs, bars = 0x0101010101010101, 0x8080808080808080, 0x7c7c7c7c7c7c7c7c
 	i := 0
 	for ; i+8 <= len(line); i += 8 {
@@ -579,7 +740,9 @@ func (p *Parser) skimContinuation(line []byte) bool {
 // skippable: dispatch would only count a record of logger class lg, level
 // lv and message m (after the layout's logger and Connect context).
 func (p *Parser) skippable(lg loggerKind, lv Level, internal bool, m []byte) bool {
-	if configShaped(m) {
+	// configShaped's first test here: most messages begin with neither
+	// a capital nor "T".
+	if len(m) >= 20 && m[0]-'A' < 26 && configShaped(m) {
 		return false
 	}
 	switch lg {
@@ -624,6 +787,13 @@ var skimWords = newWordSet(slices.Concat(clientWords, libraryWords))
 type wordSet struct {
 	anchors []byte
 	words   [][]anchored // by anchors' index
+	// With two to eight anchors and indexAny8 the machine's, one pass
+	// finds the next of any of them (set: the anchors in 16 lanes each,
+	// the last repeated to eight) and slot says whose words to check
+	// there.
+	many bool
+	set  [8][16]byte
+	slot [256]uint8
 }
 
 type anchored struct {
@@ -656,11 +826,33 @@ func newWordSet(words []string) *wordSet {
 		}
 		ws.words[k] = append(ws.words[k], anchored{w, best})
 	}
+	if ws.many = pairSearch && len(ws.anchors) >= 2 && len(ws.anchors) <= len(ws.set); ws.many {
+		for i := range ws.set {
+			a := ws.anchors[min(i, len(ws.anchors)-1)]
+			ws.set[i] = [16]byte(bytes.Repeat([]byte{a}, 16))
+			ws.slot[a] = uint8(bytes.IndexByte(ws.anchors, a))
+		}
+	}
 	return ws
 }
 
 // in reports whether m contains one of the words.
 func (ws *wordSet) in(m []byte) bool {
+	if ws.many {
+		for i := 0; i < len(m); i++ {
+			j := indexAny8(m[i:], &ws.set)
+			if j < 0 {
+				return false
+			}
+			i += j
+			for _, w := range ws.words[ws.slot[m[i]]] {
+				if s := i - w.off; s >= 0 && len(m)-s >= len(w.word) && string(m[s:s+len(w.word)]) == w.word {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for k, a := range ws.anchors {
 		for i := 0; ; {
 			j := bytes.IndexByte(m[i:], a)
