@@ -34,73 +34,57 @@ func clientID(msg, thread []byte) (string, []byte) {
 // errorName maps an exception class to the Errors enum name a producer
 // would print for it.
 func errorName(exc []byte) string {
-	switch {
-	case bytes.Contains(exc, []byte("NotLeaderOrFollowerException")):
-		return "NOT_LEADER_OR_FOLLOWER"
-	case bytes.Contains(exc, []byte("NotLeaderForPartitionException")):
-		return "NOT_LEADER_FOR_PARTITION"
-	case bytes.Contains(exc, []byte("LeaderNotAvailableException")):
-		return "LEADER_NOT_AVAILABLE"
-	case bytes.Contains(exc, []byte("FencedLeaderEpochException")):
-		return "FENCED_LEADER_EPOCH"
-	case bytes.Contains(exc, []byte("UnknownLeaderEpochException")):
-		return "UNKNOWN_LEADER_EPOCH"
-	case bytes.Contains(exc, []byte("NotEnoughReplicasAfterAppendException")):
-		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
-	case bytes.Contains(exc, []byte("NotEnoughReplicasException")):
-		return "NOT_ENOUGH_REPLICAS"
-	case bytes.Contains(exc, []byte("KafkaStorageException")):
-		return "KAFKA_STORAGE_ERROR"
-	case bytes.Contains(exc, []byte("NetworkException")):
-		return "NETWORK_EXCEPTION"
-	case bytes.Contains(exc, []byte("Expiring ")) && bytes.Contains(exc, []byte("record(s) for ")):
-		return "BATCH_EXPIRED"
-	// librdkafka's rd_kafka_err2str texts (rdkafka.c _ERR_DESC).
-	case bytes.Contains(exc, []byte("Broker: Not leader for partition")):
-		return "NOT_LEADER_FOR_PARTITION"
-	case bytes.Contains(exc, []byte("Broker: Leader not available")):
-		return "LEADER_NOT_AVAILABLE"
-	case bytes.Contains(exc, []byte("Broker: Not enough in-sync replicas")):
-		return "NOT_ENOUGH_REPLICAS"
-	case bytes.Contains(exc, []byte("Broker: Message(s) written to insufficient number of in-sync replicas")):
-		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
-	case bytes.Contains(exc, []byte("Broker: Leader epoch is older than broker epoch")):
-		return "FENCED_LEADER_EPOCH"
-	case bytes.Contains(exc, []byte("Broker: Leader epoch is newer than broker epoch")):
-		return "UNKNOWN_LEADER_EPOCH"
-	case bytes.Contains(exc, []byte("in the middle of a leadership election")):
-		return "LEADER_NOT_AVAILABLE"
-	// KafkaJS's protocol/error.js texts.
-	case bytes.Contains(exc, []byte("This server is not the leader for that topic-partition")):
-		return "NOT_LEADER_FOR_PARTITION"
-	// sarama's KError texts (errors.go).
-	case bytes.Contains(exc, []byte("not the leader for some partition")):
-		return "NOT_LEADER_FOR_PARTITION"
-	case bytes.Contains(exc, []byte("In the middle of a leadership election")):
-		return "LEADER_NOT_AVAILABLE"
-	case bytes.Contains(exc, []byte("Messages are written to the log, but to fewer in-sync replicas")):
-		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
-	case bytes.Contains(exc, []byte("Messages are rejected since there are fewer in-sync replicas")):
-		return "NOT_ENOUGH_REPLICAS"
-	// kafka-go's "[6] Not Leader For Partition: ..." (error.go Title()).
-	case bytes.Contains(exc, []byte("] Not Leader For Partition")):
-		return "NOT_LEADER_FOR_PARTITION"
-	case bytes.Contains(exc, []byte("] Leader Not Available")):
-		return "LEADER_NOT_AVAILABLE"
-	case bytes.Contains(exc, []byte("] Not Enough Replicas After Append")):
-		return "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
-	case bytes.Contains(exc, []byte("] Not Enough Replicas")):
-		return "NOT_ENOUGH_REPLICAS"
-	}
-	// The Errors enum name itself (franz-go's kerr "NOT_LEADER_FOR_PARTITION:
-	// This server ...", Java "Error: NOT_LEADER_OR_FOLLOWER").
-	for _, n := range [...]string{"NOT_LEADER_OR_FOLLOWER", "NOT_LEADER_FOR_PARTITION", "LEADER_NOT_AVAILABLE",
-		"NOT_ENOUGH_REPLICAS_AFTER_APPEND", "NOT_ENOUGH_REPLICAS", "FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH"} {
-		if bytes.Contains(exc, []byte(n)) {
-			return n
+	for _, e := range errorTexts {
+		if bytes.Contains(exc, []byte(e.text)) && (e.also == "" || bytes.Contains(exc, []byte(e.also))) {
+			return e.name
 		}
 	}
 	return ""
+}
+
+// errorTexts: what names a producer error in an exception or a client's
+// message, first match wins (so a longer text before one it holds). A
+// log store is asked for the records that hold one (Candidates).
+var errorTexts = []struct{ text, also, name string }{
+	{text: "NotLeaderOrFollowerException", name: "NOT_LEADER_OR_FOLLOWER"},
+	{text: "NotLeaderForPartitionException", name: "NOT_LEADER_FOR_PARTITION"},
+	{text: "LeaderNotAvailableException", name: "LEADER_NOT_AVAILABLE"},
+	{text: "FencedLeaderEpochException", name: "FENCED_LEADER_EPOCH"},
+	{text: "UnknownLeaderEpochException", name: "UNKNOWN_LEADER_EPOCH"},
+	{text: "NotEnoughReplicasAfterAppendException", name: "NOT_ENOUGH_REPLICAS_AFTER_APPEND"},
+	{text: "NotEnoughReplicasException", name: "NOT_ENOUGH_REPLICAS"},
+	{text: "KafkaStorageException", name: "KAFKA_STORAGE_ERROR"},
+	{text: "NetworkException", name: "NETWORK_EXCEPTION"},
+	{text: "Expiring ", also: "record(s) for ", name: "BATCH_EXPIRED"},
+	// librdkafka's rd_kafka_err2str texts (rdkafka.c _ERR_DESC).
+	{text: "Broker: Not leader for partition", name: "NOT_LEADER_FOR_PARTITION"},
+	{text: "Broker: Leader not available", name: "LEADER_NOT_AVAILABLE"},
+	{text: "Broker: Not enough in-sync replicas", name: "NOT_ENOUGH_REPLICAS"},
+	{text: "Broker: Message(s) written to insufficient number of in-sync replicas", name: "NOT_ENOUGH_REPLICAS_AFTER_APPEND"},
+	{text: "Broker: Leader epoch is older than broker epoch", name: "FENCED_LEADER_EPOCH"},
+	{text: "Broker: Leader epoch is newer than broker epoch", name: "UNKNOWN_LEADER_EPOCH"},
+	{text: "in the middle of a leadership election", name: "LEADER_NOT_AVAILABLE"},
+	// KafkaJS's protocol/error.js texts.
+	{text: "This server is not the leader for that topic-partition", name: "NOT_LEADER_FOR_PARTITION"},
+	// sarama's KError texts (errors.go).
+	{text: "not the leader for some partition", name: "NOT_LEADER_FOR_PARTITION"},
+	{text: "In the middle of a leadership election", name: "LEADER_NOT_AVAILABLE"},
+	{text: "Messages are written to the log, but to fewer in-sync replicas", name: "NOT_ENOUGH_REPLICAS_AFTER_APPEND"},
+	{text: "Messages are rejected since there are fewer in-sync replicas", name: "NOT_ENOUGH_REPLICAS"},
+	// kafka-go's "[6] Not Leader For Partition: ..." (error.go Title()).
+	{text: "] Not Leader For Partition", name: "NOT_LEADER_FOR_PARTITION"},
+	{text: "] Leader Not Available", name: "LEADER_NOT_AVAILABLE"},
+	{text: "] Not Enough Replicas After Append", name: "NOT_ENOUGH_REPLICAS_AFTER_APPEND"},
+	{text: "] Not Enough Replicas", name: "NOT_ENOUGH_REPLICAS"},
+	// The Errors enum name itself (franz-go's kerr "NOT_LEADER_FOR_PARTITION:
+	// This server ...", Java "Error: NOT_LEADER_OR_FOLLOWER").
+	{text: "NOT_LEADER_OR_FOLLOWER", name: "NOT_LEADER_OR_FOLLOWER"},
+	{text: "NOT_LEADER_FOR_PARTITION", name: "NOT_LEADER_FOR_PARTITION"},
+	{text: "LEADER_NOT_AVAILABLE", name: "LEADER_NOT_AVAILABLE"},
+	{text: "NOT_ENOUGH_REPLICAS_AFTER_APPEND", name: "NOT_ENOUGH_REPLICAS_AFTER_APPEND"},
+	{text: "NOT_ENOUGH_REPLICAS", name: "NOT_ENOUGH_REPLICAS"},
+	{text: "FENCED_LEADER_EPOCH", name: "FENCED_LEADER_EPOCH"},
+	{text: "UNKNOWN_LEADER_EPOCH", name: "UNKNOWN_LEADER_EPOCH"},
 }
 
 // LeaderRelated reports whether a producer error is one a leader election

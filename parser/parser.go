@@ -425,12 +425,12 @@ func (p *Parser) continuation(line []byte) {
 		return
 	}
 	p.Stats.Continuations++
-	if len(line) > 33 && line[1] == 'i' && line[0] == '\t' && p.Stats.ProtocolVersion == "" && bytes.HasPrefix(line, []byte("\tinter.broker.protocol.version = ")) {
+	if len(line) > 33 && line[1] == 'i' && line[0] == '\t' && p.Stats.ProtocolVersion == "" && bytes.HasPrefix(line, []byte(protocolVersionLine)) {
 		// The same dump gives the protocol the broker speaks: the version
 		// it runs, or older while an upgrade is under way (040: 1.0-IV0).
-		p.Stats.ProtocolVersion = string(bytes.TrimSpace(line[len("\tinter.broker.protocol.version = "):]))
+		p.Stats.ProtocolVersion = string(bytes.TrimSpace(line[len(protocolVersionLine):]))
 	}
-	if len(line) > 13 && line[1] == 'b' && line[0] == '\t' && len(p.Stats.Brokers) == 0 && bytes.HasPrefix(line, []byte("\tbroker.id = ")) {
+	if len(line) > 13 && line[1] == 'b' && line[0] == '\t' && len(p.Stats.Brokers) == 0 && bytes.HasPrefix(line, []byte(brokerIDLine)) {
 		// The broker's "KafkaConfig values:" dump names it even when no
 		// leadership line does (040, a broker's stdout).
 		if v, ok := intAfter(line, "= "); ok {
@@ -559,7 +559,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 		// Unknown logger (an application's own, or none): only a few
 		// shapes matter here, looked for with cheap byte checks.
 		m := r.Msg
-		if len(r.Logger) == 0 && (bytes.HasPrefix(m, []byte("[Broker id=")) || bytes.HasPrefix(m, []byte("[Controller id=")) || bytes.HasPrefix(m, []byte("Broker ")) || bytes.HasPrefix(m, []byte("Controller "))) {
+		if len(r.Logger) == 0 && (bytes.HasPrefix(m, []byte(loggerlessBroker[0])) || bytes.HasPrefix(m, []byte(loggerlessBroker[1])) || bytes.HasPrefix(m, []byte(loggerlessBroker[2])) || bytes.HasPrefix(m, []byte(loggerlessBroker[3]))) {
 			if p.broker(lgStateChange) {
 				return
 			}
@@ -570,7 +570,7 @@ func (p *Parser) dispatch(line []byte, first bool) {
 			p.goClient()
 			return
 		}
-		if r.Layout == LayoutJSON && string(r.Logger) == "kafkajs" {
+		if r.Layout == LayoutJSON && string(r.Logger) == kafkaJSLogger {
 			// KafkaJS names its client in every line (049).
 			p.noteClient(string(r.Thread))
 			p.Stats.Eras |= EraKafkaJS
@@ -609,18 +609,18 @@ func (p *Parser) dispatch(line []byte, first bool) {
 func (p *Parser) brokerIdentity() {
 	r := &p.rec
 	var s []byte
-	if bytes.Contains(r.Msg[:min(len(r.Msg), 80)], []byte("heartbeat")) || bytes.Contains(r.Thread, []byte("heartbeat")) {
+	if bytes.Contains(r.Msg[:min(len(r.Msg), 80)], []byte(heartbeatWord)) || bytes.Contains(r.Thread, []byte(heartbeatWord)) {
 		// Only a KRaft broker has a heartbeat channel to the controller
 		// (046: "[broker-101-to-controller-heartbeat-channel-manager]").
 		p.Stats.Eras |= EraKRaft
 	}
 	switch {
-	case bytes.HasPrefix(r.Msg, []byte("[BrokerToControllerChannelManager ")):
+	case len(r.Msg) > 0 && r.Msg[0] == '[' && bytes.HasPrefix(r.Msg[1:], []byte(identityWords[0])):
 		s = r.Msg[:min(len(r.Msg), 80)]
-	case bytes.HasPrefix(r.Thread, []byte("BrokerToControllerChannelManager ")):
+	case bytes.HasPrefix(r.Thread, []byte(identityWords[0])):
 		s = r.Thread
-	case bytes.HasPrefix(r.Msg, []byte("[broker-")):
-		if v, rest, ok := leadingInt(r.Msg[len("[broker-"):]); ok && bytes.HasPrefix(rest, []byte("-to-controller")) {
+	case bytes.HasPrefix(r.Msg, []byte(identityWords[1])):
+		if v, rest, ok := leadingInt(r.Msg[len(identityWords[1]):]); ok && bytes.HasPrefix(rest, []byte(identityWords[2])) {
 			p.Stats.Brokers = addID(p.Stats.Brokers, int32(v))
 		}
 		return
@@ -777,10 +777,10 @@ func loggerClass(lg []byte) loggerKind {
 	if len(lg) == 0 {
 		return lgNone
 	}
-	if string(lg) == "state.change.logger" {
+	if string(lg) == stateChangeLogger {
 		return lgStateChange
 	}
-	if bytes.HasPrefix(lg, []byte("org.apache.kafka.controller.")) || bytes.HasPrefix(lg, []byte("kafka.controller.")) {
+	if bytes.HasPrefix(lg, []byte(controllerPackages[0])) || bytes.HasPrefix(lg, []byte(controllerPackages[1])) {
 		return lgController
 	}
 	last := lg
@@ -790,45 +790,62 @@ func loggerClass(lg []byte) loggerKind {
 	if i := bytes.IndexByte(last, '$'); i >= 0 {
 		last = last[:i]
 	}
-	switch string(last) {
-	case "KafkaController", "PartitionStateMachine", "ZkPartitionStateMachine", "ReplicaStateMachine",
+	k, ok := loggerByName[string(last)]
+	if !ok {
+		return lgNone
+	}
+	if k == lgProducerSender && !bytes.Contains(lg, []byte("producer")) && !bytes.Contains(lg, []byte(".p.")) && !bytes.HasPrefix(lg, []byte("o.a.k")) {
+		// Many libraries have a Sender: only the producer's is read.
+		return lgNone
+	}
+	return k
+}
+
+// loggerNames: by kind, the loggers' last name components (after the
+// last '.', before a '$') loggerClass knows. A log store is asked for the
+// records of most of them (Candidates): a name added here is asked for.
+var loggerNames = [NumLoggerKinds][]string{
+	lgController: {"KafkaController", "PartitionStateMachine", "ZkPartitionStateMachine", "ReplicaStateMachine",
 		"ZkReplicaStateMachine", "OfflinePartitionLeaderSelector", "PreferredReplicaPartitionLeaderSelector",
 		"ControlledShutdownLeaderSelector", "ReassignedPartitionLeaderSelector", "QuorumController",
 		"ReplicationControlManager", "ClusterControlManager", "BrokerHeartbeatManager", "PartitionChangeBuilder",
-		"ControllerEventManager", "TopicDeletionManager", "PartitionRegistration":
-		return lgController
-	case "Partition":
-		return lgPartition
-	case "KafkaServer", "BrokerServer", "KafkaRaftServer", "BrokerLifecycleManager", "ZooKeeperClient",
+		"ControllerEventManager", "TopicDeletionManager", "PartitionRegistration"},
+	lgPartition: {"Partition"},
+	lgServer: {"KafkaServer", "BrokerServer", "KafkaRaftServer", "BrokerLifecycleManager", "ZooKeeperClient",
 		"KafkaZkClient", "ZkUtils", "KafkaHealthcheck", "ReplicaFetcherManager", "ReplicaManager", "KafkaApis",
-		"ControllerServer", "SharedServer", "BrokerMetadataPublisher", "ZkClient", "ClientCnxn":
-		return lgServer
-	case "QuorumState", "KafkaRaftClient", "RaftManager":
-		return lgQuorum
-	case "ReplicaFetcherThread", "AbstractFetcherThread":
-		return lgFetcher
-	case "Log", "UnifiedLog", "LocalLog":
-		return lgLog
-	case "GroupCoordinator", "GroupMetadataManager":
-		return lgCoordinator
-	case "Sender":
-		if bytes.Contains(lg, []byte("producer")) || bytes.Contains(lg, []byte(".p.")) || bytes.HasPrefix(lg, []byte("o.a.k")) {
-			return lgProducerSender
-		}
-	case "ProducerConfig":
-		return lgProducerConfig
-	case "AppInfoParser":
-		return lgAppInfo
-	case "ErrorLoggingCallback", "LoggingProducerListener", "KafkaTemplate":
-		return lgClientCallback
-	case "sarama", "franz-go", "kafka-go":
-		return lgGoClient
-	case "REQERR", "LEADERUA", "MSGSET", "FAIL", "PARTCNT", "METADATA", "BROKERUA":
-		return lgLibrdkafka
-	case "AbstractCoordinator", "ConsumerCoordinator", "ConsumerRebalanceListenerInvoker", "Fetcher", "FetchCollector",
+		"ControllerServer", "SharedServer", "BrokerMetadataPublisher", zkClientLoggers[0], zkClientLoggers[1]},
+	lgQuorum:         {"QuorumState", "KafkaRaftClient", "RaftManager"},
+	lgFetcher:        {"ReplicaFetcherThread", "AbstractFetcherThread"},
+	lgLog:            {"Log", "UnifiedLog", "LocalLog"},
+	lgCoordinator:    {"GroupCoordinator", "GroupMetadataManager"},
+	lgProducerSender: {"Sender"},
+	lgProducerConfig: {"ProducerConfig"},
+	lgAppInfo:        {"AppInfoParser"},
+	lgClientCallback: {"ErrorLoggingCallback", "LoggingProducerListener", "KafkaTemplate"},
+	lgGoClient:       {"sarama", "franz-go", "kafka-go"},
+	lgLibrdkafka:     {"REQERR", "LEADERUA", "MSGSET", "FAIL", "PARTCNT", "METADATA", "BROKERUA"},
+	lgConsumer: {"AbstractCoordinator", "ConsumerCoordinator", "ConsumerRebalanceListenerInvoker", "Fetcher", "FetchCollector",
 		"KafkaMessageListenerContainer", "AbstractMessageListenerContainer", "ConcurrentMessageListenerContainer",
-		"CoordinatorRequestManager", "MembershipManagerImpl", "SubscriptionState":
-		return lgConsumer
-	}
-	return lgNone
+		"CoordinatorRequestManager", "MembershipManagerImpl", "SubscriptionState"},
 }
+
+// stateChangeLogger is lgStateChange's one logger; the loggers under
+// controllerPackages are all lgController.
+const stateChangeLogger = "state.change.logger"
+
+var controllerPackages = [...]string{"org.apache.kafka.controller.", "kafka.controller."}
+
+// zkClientLoggers: ZooKeeper's client loggers (lgServer), which never
+// write a component prefix: serverStarts and serverWords are all a rule
+// reads of them.
+var zkClientLoggers = [...]string{"ZkClient", "ClientCnxn"}
+
+var loggerByName = func() map[string]loggerKind {
+	m := map[string]loggerKind{}
+	for k, names := range loggerNames {
+		for _, n := range names {
+			m[n] = loggerKind(k)
+		}
+	}
+	return m
+}()

@@ -28,7 +28,7 @@ type storeFlags struct {
 	StoreConcurrency int           `name:"store-concurrency" group:"log store" default:"4" help:"Time chunks fetched at once."`
 	StoreChunkRows   int64         `name:"store-chunk-rows" group:"log store" default:"200000" help:"Rows per time chunk (the window is split by the store's hit counts)."`
 	StoreGzip        bool          `name:"store-gzip" group:"log store" help:"Ask the store for gzip-compressed answers: about 10× fewer bytes over a slow link, for more CPU on both ends."`
-	NoPushdown       bool          `name:"no-pushdown" group:"log store" help:"Read every row the query matches; by default the store leaves out the records of a broker's bulk loggers (log cleaner, segments, group coordinator) that no rule reads, which changes only the sources' line and record counts."`
+	NoPushdown       bool          `name:"no-pushdown" group:"log store" help:"Read every row the query matches; by default the store returns only the rows holding a word some rule reads (leadership loggers, producer errors, config dumps: a few percent of a broker's log), which changes only the sources' line, record and level counts."`
 	StoreRetries     int           `name:"store-retries" group:"log store" default:"4" help:"Retries of a request that failed with a connection error or a 5xx, with backoff from 500 ms; 4xx answers are not retried."`
 
 	getenv func(string) string // tests; os.Getenv otherwise
@@ -84,12 +84,13 @@ func (sf *storeFlags) add(ctx context.Context, rd *source.Reader, f filter, stde
 	return st, err
 }
 
-// rowFilter is the pushdown filter unless --no-pushdown.
+// rowFilter is the pushdown filter unless --no-pushdown: the rows some
+// rule may read (parser.Candidates).
 func (sf *storeFlags) rowFilter() string {
 	if sf.NoPushdown {
 		return ""
 	}
-	return logstore.Pushdown(parser.QuietRecords())
+	return logstore.Pushdown(parser.Candidates())
 }
 
 // hints are the eras of the records pushdown leaves out.
@@ -97,7 +98,7 @@ func (sf *storeFlags) hints() []parser.EraHint {
 	if sf.NoPushdown {
 		return nil
 	}
-	return parser.QuietEras()
+	return parser.CandidateEras()
 }
 
 // retries maps --store-retries to ReadOptions.Retries (where 0 means the

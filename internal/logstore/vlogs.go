@@ -407,6 +407,64 @@ func (v *VLogs) Extent(ctx context.Context, q Query) (time.Time, time.Time, bool
 	return first, last, rows > 0, nil
 }
 
+// Span is a stream's first and last row (by _time): their times and
+// messages (whose own stamps a parser reads in the stream's zone).
+type Span struct {
+	First, Last       time.Time
+	FirstMsg, LastMsg string
+}
+
+// Spans gives each stream's first and last row with a stats pipe by
+// _stream (row_min and row_max of _time): the _time columns are read,
+// and a message only where a block holds a new first or last row.
+func (v *VLogs) Spans(ctx context.Context, q Query) (map[string]Span, error) {
+	out := map[string]Span{}
+	var stream string
+	var sp Span
+	var bad error
+	text := q.Text + " | stats by (_stream) row_min(_time, _time, _msg) as la_first, row_max(_time, _time, _msg) as la_last"
+	err := v.lines(ctx, "query", v.form(q, text), func(k, val []byte) {
+		var row struct {
+			Time string `json:"_time"`
+			Msg  string `json:"_msg"`
+		}
+		var t time.Time
+		var err error
+		switch string(k) {
+		case "_stream":
+			stream = string(val)
+			return
+		case "la_first", "la_last":
+			if err = json.Unmarshal(val, &row); err == nil {
+				t, err = time.Parse(time.RFC3339Nano, row.Time)
+			}
+		default:
+			return
+		}
+		if err != nil {
+			if bad == nil {
+				bad = fmt.Errorf("%s: a stream's span has a bad %s %q", v.name, k, val)
+			}
+			return
+		}
+		if string(k) == "la_first" {
+			sp.First, sp.FirstMsg = t, row.Msg
+		} else {
+			sp.Last, sp.LastMsg = t, row.Msg
+		}
+	}, func(ok bool) error {
+		if ok && stream != "" && !sp.First.IsZero() && !sp.Last.IsZero() {
+			out[stream] = sp
+		}
+		stream, sp = "", Span{}
+		return nil
+	})
+	if err == nil {
+		err = bad
+	}
+	return out, err
+}
+
 // Streams uses /select/logsql/streams.
 func (v *VLogs) Streams(ctx context.Context, q Query) ([]Stream, error) {
 	var ans struct {

@@ -76,6 +76,16 @@ type store struct {
 	// the streams holding some.
 	tieTime time.Time
 	tied    []*storeStream
+	// spans: each stream's first and last row, when RowFilter leaves
+	// rows out (the source's time span is its rows', which the verdicts
+	// read: the end of the logs, what a broker's log covers).
+	spans map[string]logstore.Span
+}
+
+// spanner is a store that can give each stream's first and last row
+// time without reading them (logstore.VLogs).
+type spanner interface {
+	Spans(ctx context.Context, q logstore.Query) (map[string]logstore.Span, error)
 }
 
 type storeStream struct {
@@ -140,6 +150,11 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 		r.addStream(s, x.Name, x.Fields)
 	}
 	st.Streams = len(s.streams)
+	if sp, ok := in.Store.(spanner); ok && in.RowFilter != "" && len(s.streams) > 0 {
+		if s.spans, err = sp.Spans(ctx, *q); err != nil {
+			return st, err
+		}
+	}
 	for _, h := range in.Hints {
 		if len(s.streams) == 0 {
 			break
@@ -180,6 +195,17 @@ func (r *Reader) AddStore(ctx context.Context, in StoreInput) (*StoreStatus, err
 		r.stores = append(r.stores, s)
 	}
 	return st, nil
+}
+
+// rowTime is the time the header of msg's first line gives, read in
+// loc; t (the store's _time) when it has none.
+func rowTime(msg string, t time.Time, loc *time.Location) time.Time {
+	line, _, _ := strings.Cut(msg, "\n")
+	var rec parser.Record
+	if parser.ParseHeader([]byte(line), loc, &rec) {
+		return rec.When()
+	}
+	return t.In(loc)
 }
 
 // anyRow is a store that can say whether a query matches any row without
@@ -275,9 +301,21 @@ func (r *Reader) readStore(ctx context.Context, s *store, out chan<- []Item) {
 		return nil
 	})
 	s.endTies()
-	for _, x := range s.streams {
+	for name, x := range s.streams {
 		x.p.Flush(func(ev *parser.Event) { s.enqueue(x, ev) })
 		x.src.Stats = x.p.Stats
+		if sp, ok := s.spans[name]; ok {
+			// The rows' own stamps, in the stream's zone, as the
+			// parser reads them; _time where a row has none.
+			st := &x.src.Stats
+			first, last := rowTime(sp.FirstMsg, sp.First, x.src.Loc), rowTime(sp.LastMsg, sp.Last, x.src.Loc)
+			if st.First.IsZero() || first.Before(st.First) {
+				st.First = first
+			}
+			if last.After(st.Last) {
+				st.Last = last
+			}
+		}
 	}
 	s.release(time.Time{}, send)
 	bt.flush()
